@@ -1,0 +1,45 @@
+"""Entry point of the `sumjudge` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .. import __version__
+from ..errors import SumjudgeError
+from . import evaluate
+from ._common import EXIT_CONFIG, eprint
+
+__all__ = ["build_parser", "main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sumjudge", description="Judge AI-written summaries against their source."
+    )
+    parser.add_argument("--version", action="version", version=f"sumjudge {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    sub = parser.add_subparsers(dest="command", required=True)
+    evaluate.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        code: int = args.handler(args)
+        return code
+    except SumjudgeError as exc:
+        if args.debug:
+            raise
+        eprint(f"sumjudge: error: {exc}")
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        eprint("sumjudge: interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,136 @@
+"""The whole sumjudge exception tree.
+
+Exceptions are for problems the caller must fix (configuration, credentials, bad input)
+or for provider faults that the runner decides how to handle. Per-item failures inside a
+batch are never raised to the caller: they become results that carry an error.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AuthError",
+    "ConfigError",
+    "DataError",
+    "MissingCredentialsError",
+    "MissingDependencyError",
+    "ParseError",
+    "ProviderError",
+    "RateLimitError",
+    "RequestError",
+    "ScriptExhaustedError",
+    "SumjudgeError",
+    "TransientProviderError",
+    "TruncatedResponseError",
+]
+
+
+class SumjudgeError(Exception):
+    """Root of every error sumjudge raises on purpose."""
+
+
+class ConfigError(SumjudgeError):
+    """The evaluator, judge or command was configured wrongly."""
+
+
+class MissingCredentialsError(ConfigError):
+    """No API key was given and the provider's environment variable is not set."""
+
+    def __init__(self, provider: str, env_var: str) -> None:
+        self.provider = provider
+        self.env_var = env_var
+        super().__init__(
+            f"No API key for the {provider} judge: set the environment variable {env_var} "
+            f"or pass model_credentials=... (CLI: export {env_var}=...). "
+            "To judge without a key, use model='local'."
+        )
+
+
+class MissingDependencyError(ConfigError):
+    """An optional dependency needed for this feature is not installed."""
+
+    def __init__(self, package: str, extra: str) -> None:
+        self.package = package
+        self.extra = extra
+        super().__init__(
+            f"This needs the optional package {package!r}: pip install 'sumjudge[{extra}]'"
+        )
+
+
+class ProviderError(SumjudgeError):
+    """The judge's provider failed to give a usable reply.
+
+    Attributes:
+        retryable: whether trying the same request again may succeed.
+        retry_after: seconds the provider asked us to wait, if it said so.
+        status: the HTTP status code, when there was one.
+    """
+
+    retryable: bool = False
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        retry_after: float | None = None,
+        status: int | None = None,
+        retryable: bool | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+        self.status = status
+        if retryable is not None:
+            self.retryable = retryable
+
+
+class AuthError(ProviderError):
+    """The provider refused our credentials (401/403)."""
+
+
+class RequestError(ProviderError):
+    """The provider rejected the request as malformed or unsupported (4xx other than 429)."""
+
+
+class RateLimitError(ProviderError):
+    """The provider asked us to slow down (429)."""
+
+    retryable = True
+
+
+class TransientProviderError(ProviderError):
+    """A server error, timeout or dropped connection that may pass (5xx, network)."""
+
+    retryable = True
+
+
+class TruncatedResponseError(ProviderError):
+    """The reply stopped at the token limit; its JSON cannot be trusted."""
+
+    retryable = True
+
+
+class ParseError(SumjudgeError):
+    """The judge's reply could not be read as a valid verdict."""
+
+    def __init__(self, message: str, *, raw: str = "") -> None:
+        super().__init__(message)
+        self.raw = raw
+
+
+class DataError(SumjudgeError):
+    """An input item is unusable; names the item and the field."""
+
+    def __init__(self, message: str, *, item: str | int | None = None, field: str | None = None):
+        where = []
+        if item is not None:
+            where.append(f"row {item}" if isinstance(item, int) else f"item {item}")
+        if field is not None:
+            where.append(f"field {field!r}")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {message}" if prefix else message)
+        self.item = item
+        self.field = field
+        self.reason = message
+
+
+class ScriptExhaustedError(SumjudgeError):
+    """A ScriptedJudge was asked for more replies than it was given."""

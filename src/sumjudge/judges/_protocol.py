@@ -1,0 +1,209 @@
+"""The judge protocol: one coroutine that turns a JudgeRequest into a JudgeResponse.
+
+Adapters (OpenAI, Google, Anthropic, scripted) implement it. Retries, caching and
+concurrency are the runner's business, never an adapter's: an adapter makes exactly one
+provider call per `complete` and maps every failure onto `sumjudge.errors`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "Judge",
+    "JudgeRequest",
+    "JudgeResponse",
+    "Message",
+    "TokenLogprob",
+    "Usage",
+]
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message.
+
+    `parts` are concatenated to form the content. The boundaries between parts are where
+    a provider may place prompt-cache breakpoints (Anthropic), so the stable prefix shared
+    by every metric of one item goes into the first parts.
+    """
+
+    role: str
+    parts: tuple[str, ...]
+
+    @property
+    def content(self) -> str:
+        return "".join(self.parts)
+
+    @classmethod
+    def of(cls, role: str, content: str) -> Message:
+        return cls(role=role, parts=(content,))
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """Everything a judge needs for one call. With the judge's name it forms the cache key.
+
+    Attributes:
+        messages: the conversation, system message first if any.
+        task: what the call is for, with its version ("coherence@1"); part of the cache key
+            and a routing hint for scripted judges.
+        schema: JSON schema the reply must follow, or None for free text.
+        schema_name: a short identifier for the schema (some providers require one).
+        temperature: sampling temperature; 0 for judging.
+        max_tokens: cap on the reply length.
+        logprobs: ask for token log-probabilities where the provider offers them.
+        top_logprobs: how many alternatives per token.
+    """
+
+    messages: tuple[Message, ...]
+    task: str
+    schema: dict[str, Any] | None = None
+    schema_name: str = "verdict"
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    logprobs: bool = False
+    top_logprobs: int = 5
+
+    def fingerprint(self) -> str:
+        """A stable hash of the request's content (not of any credentials)."""
+        payload = {
+            "messages": [[m.role, list(m.parts)] for m in self.messages],
+            "task": self.task,
+            "schema": self.schema,
+            "schema_name": self.schema_name,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "logprobs": self.logprobs,
+            "top_logprobs": self.top_logprobs,
+        }
+        blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def prompt_text(self) -> str:
+        """All message text, for token estimates and logging."""
+        return "\n".join(m.content for m in self.messages)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """Token counts reported by the provider for one call."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_prompt_tokens: int = 0
+    cache_write_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.cached_prompt_tokens + other.cached_prompt_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cached_prompt_tokens": self.cached_prompt_tokens,
+            "cache_write_tokens": self.cache_write_tokens,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Usage:
+        return cls(
+            int(data.get("prompt_tokens", 0)),
+            int(data.get("completion_tokens", 0)),
+            int(data.get("cached_prompt_tokens", 0)),
+            int(data.get("cache_write_tokens", 0)),
+        )
+
+
+@dataclass(frozen=True)
+class TokenLogprob:
+    """One generated token with its log-probability and the top alternatives."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class JudgeResponse:
+    """What a judge returned for one request.
+
+    Attributes:
+        text: the reply text as generated.
+        parsed: JSON the provider already parsed (native structured output), if any.
+        finish_reason: "stop", "length", ... as normalised by the adapter.
+        usage: token counts.
+        logprobs: per-token log-probabilities, or None when the provider gave none.
+        logprobs_note: why logprobs are absent when they were asked for.
+        latency_s: wall time of the provider call.
+        model: the model that answered.
+    """
+
+    text: str
+    parsed: Any = None
+    finish_reason: str = "stop"
+    usage: Usage = field(default_factory=Usage)
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    logprobs_note: str | None = None
+    latency_s: float = 0.0
+    model: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-safe form, used by the response cache."""
+        return {
+            "text": self.text,
+            "parsed": self.parsed,
+            "finish_reason": self.finish_reason,
+            "usage": self.usage.to_dict(),
+            "logprobs": None
+            if self.logprobs is None
+            else [[t.token, t.logprob, [list(a) for a in t.top]] for t in self.logprobs],
+            "logprobs_note": self.logprobs_note,
+            "latency_s": self.latency_s,
+            "model": self.model,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> JudgeResponse:
+        lp = data.get("logprobs")
+        return cls(
+            text=data["text"],
+            parsed=data.get("parsed"),
+            finish_reason=data.get("finish_reason", "stop"),
+            usage=Usage.from_dict(data.get("usage") or {}),
+            logprobs=None
+            if lp is None
+            else tuple(
+                TokenLogprob(t[0], float(t[1]), tuple((str(a[0]), float(a[1])) for a in t[2]))
+                for t in lp
+            ),
+            logprobs_note=data.get("logprobs_note"),
+            latency_s=float(data.get("latency_s", 0.0)),
+            model=data.get("model", ""),
+        )
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """An LLM (or scripted stand-in) that answers judging requests.
+
+    `name` is "provider/model" and is part of the cache key.
+    """
+
+    name: str
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Make exactly one call; raise `sumjudge.errors.ProviderError` subclasses on failure."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release network resources."""
+        ...

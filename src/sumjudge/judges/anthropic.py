@@ -1,0 +1,148 @@
+"""Judge adapter for Anthropic Claude through the official `anthropic` SDK (optional extra).
+
+Notes from PROVIDERS.md: the SDK no longer accepts `temperature`; we do not send it.
+Anthropic offers no logprobs, so metrics judged by Claude always report
+`score_mode: "parsed"` with the reason. The boundaries between message parts carry
+`cache_control` breakpoints so the shared per-item prefix is cached across metrics.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..errors import (
+    AuthError,
+    MissingDependencyError,
+    ProviderError,
+    RateLimitError,
+    RequestError,
+    TransientProviderError,
+    TruncatedResponseError,
+)
+from ._http import resolve_key, retry_after_seconds
+from ._protocol import JudgeRequest, JudgeResponse, Usage
+
+__all__ = ["AnthropicJudge"]
+
+_MAX_BREAKPOINTS = 4  # Anthropic allows at most four cache_control markers per request
+
+
+class AnthropicJudge:
+    """Judge through `anthropic.AsyncAnthropic().messages.create`."""
+
+    env_var = "ANTHROPIC_API_KEY"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 120.0,
+    ) -> None:
+        try:
+            import anthropic
+        except ImportError as exc:
+            raise MissingDependencyError("anthropic", "anthropic") from exc
+        self._anthropic = anthropic
+        self.model = model
+        self.name = f"anthropic/{model}"
+        self.identity = f"{self.name}@{base_url}" if base_url else self.name
+        key = resolve_key(api_key, self.env_var, "Anthropic", required=True)
+        self._client = anthropic.AsyncAnthropic(
+            api_key=key, base_url=base_url, timeout=timeout, max_retries=0
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    def _messages(self, request: JudgeRequest) -> tuple[list[dict[str, Any]], list[Any]]:
+        budget = _MAX_BREAKPOINTS
+        system: list[dict[str, Any]] = []
+        messages: list[dict[str, Any]] = []
+        for m in request.messages:
+            blocks: list[dict[str, Any]] = []
+            for i, part in enumerate(m.parts):
+                if not part:
+                    continue
+                block: dict[str, Any] = {"type": "text", "text": part}
+                # Mark the end of every stable part (all but a message's last part).
+                if i < len(m.parts) - 1 and budget > 0:
+                    block["cache_control"] = {"type": "ephemeral"}
+                    budget -= 1
+                blocks.append(block)
+            if m.role == "system":
+                system.extend(blocks)
+            else:
+                messages.append({"role": m.role, "content": blocks})
+        return messages, system
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        messages, system = self._messages(request)
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": request.max_tokens,
+            "messages": messages,
+        }
+        if system:
+            kwargs["system"] = system
+        if request.schema is not None:
+            kwargs["output_config"] = {"format": {"type": "json_schema", "schema": request.schema}}
+        started = time.perf_counter()
+        try:
+            msg = await self._client.messages.create(**kwargs)
+        except self._anthropic.APIError as exc:
+            raise self._map_error(exc) from exc
+        latency = time.perf_counter() - started
+        if msg.stop_reason == "max_tokens":
+            raise TruncatedResponseError(
+                f"reply truncated at the token limit ({request.max_tokens})"
+            )
+        text = "".join(getattr(b, "text", "") for b in msg.content if b.type == "text")
+        u = msg.usage
+        usage = Usage(
+            prompt_tokens=(u.input_tokens or 0)
+            + (u.cache_read_input_tokens or 0)
+            + (u.cache_creation_input_tokens or 0),
+            completion_tokens=u.output_tokens or 0,
+            cached_prompt_tokens=u.cache_read_input_tokens or 0,
+            cache_write_tokens=u.cache_creation_input_tokens or 0,
+        )
+        return JudgeResponse(
+            text=text,
+            finish_reason=str(msg.stop_reason or "end_turn"),
+            usage=usage,
+            logprobs=None,
+            logprobs_note="Anthropic's API offers no token logprobs" if request.logprobs else None,
+            latency_s=latency,
+            model=msg.model or self.model,
+        )
+
+    def _map_error(self, exc: Exception) -> ProviderError:
+        a = self._anthropic
+        if isinstance(exc, a.APITimeoutError):
+            return TransientProviderError("the request timed out")
+        if isinstance(exc, a.APIConnectionError):
+            return TransientProviderError(f"connection failed: {exc.__cause__ or exc}")
+        if isinstance(exc, a.APIStatusError):
+            status = exc.status_code
+            retry_after = retry_after_seconds(exc.response.headers)
+            detail = str(getattr(exc, "api_message", None) or exc)[:300]
+            if status == 429:
+                return RateLimitError(
+                    f"rate limited (HTTP 429): {detail}", retry_after=retry_after, status=status
+                )
+            if status in (401, 403):
+                return AuthError(
+                    f"Anthropic refused the credentials (HTTP {status}). Check {self.env_var}.",
+                    status=status,
+                )
+            if status in (408, 409) or status >= 500:
+                return TransientProviderError(
+                    f"server error (HTTP {status}): {detail}",
+                    retry_after=retry_after,
+                    status=status,
+                )
+            return RequestError(f"request rejected (HTTP {status}): {detail}", status=status)
+        return ProviderError(f"unexpected anthropic SDK error: {exc}")

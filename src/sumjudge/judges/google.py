@@ -1,0 +1,187 @@
+"""Judge adapter for Google Gemini through the official `google-genai` SDK."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..errors import (
+    AuthError,
+    ProviderError,
+    RateLimitError,
+    RequestError,
+    TransientProviderError,
+    TruncatedResponseError,
+)
+from ._http import resolve_key, retry_after_seconds
+from ._protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
+
+__all__ = ["GoogleJudge"]
+
+
+class GoogleJudge:
+    """Judge through `google.genai` (`client.aio.models.generate_content`).
+
+    Args:
+        model: e.g. "gemini-2.5-flash" (without the "google/" prefix).
+        api_key: the key; defaults to $GOOGLE_API_KEY.
+        base_url: another endpoint speaking the Gemini API (tests, proxies).
+        timeout: seconds per call (the SDK has no default timeout; we always set one).
+    """
+
+    env_var = "GOOGLE_API_KEY"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 120.0,
+    ) -> None:
+        from google import genai
+        from google.genai import types
+
+        self._types = types
+        self.model = model
+        self.name = f"google/{model}"
+        self.identity = f"{self.name}@{base_url}" if base_url else self.name
+        key = resolve_key(api_key, self.env_var, "Google", required=True)
+        options: dict[str, Any] = {
+            "timeout": int(timeout * 1000),  # google-genai counts milliseconds
+            "api_version": "v1beta",
+        }
+        if base_url:
+            options["base_url"] = base_url
+        self._client = genai.Client(api_key=key, http_options=types.HttpOptions(**options))
+        self._logprobs_ok = True
+        self.capability_notes: list[str] = []
+
+    async def aclose(self) -> None:
+        await self._client.aio.aclose()
+
+    def _config(self, request: JudgeRequest) -> Any:
+        t = self._types
+        system = "\n".join(m.content for m in request.messages if m.role == "system")
+        cfg: dict[str, Any] = {
+            "temperature": request.temperature,
+            "max_output_tokens": request.max_tokens,
+        }
+        if system:
+            cfg["system_instruction"] = system
+        if request.schema is not None:
+            cfg["response_mime_type"] = "application/json"
+            cfg["response_json_schema"] = request.schema
+        if request.logprobs and self._logprobs_ok:
+            cfg["response_logprobs"] = True
+            cfg["logprobs"] = request.top_logprobs
+        return t.GenerateContentConfig(**cfg)
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        contents = [
+            {"role": "model" if m.role == "assistant" else "user", "parts": [{"text": m.content}]}
+            for m in request.messages
+            if m.role != "system"
+        ]
+        while True:
+            config = self._config(request)
+            started = time.perf_counter()
+            try:
+                resp = await self._client.aio.models.generate_content(
+                    model=self.model, contents=contents, config=config
+                )
+            except Exception as exc:
+                error = self._map_error(exc)
+                if (
+                    isinstance(error, RequestError)
+                    and self._logprobs_ok
+                    and request.logprobs
+                    and "logprob" in str(error).lower()
+                ):
+                    self._logprobs_ok = False
+                    self.capability_notes.append("model rejected logprobs")
+                    continue
+                raise error from exc
+            return self._to_response(resp, request, time.perf_counter() - started)
+
+    def _to_response(self, resp: Any, request: JudgeRequest, latency: float) -> JudgeResponse:
+        if not resp.candidates:
+            raise TransientProviderError("Gemini returned no candidates (blocked or empty)")
+        cand = resp.candidates[0]
+        finish = str(getattr(cand.finish_reason, "value", cand.finish_reason) or "STOP")
+        if finish == "MAX_TOKENS":
+            raise TruncatedResponseError(
+                f"reply truncated at the token limit ({request.max_tokens})"
+            )
+        text = resp.text or ""
+        um = resp.usage_metadata
+        usage = Usage()
+        if um is not None:
+            usage = Usage(
+                prompt_tokens=um.prompt_token_count or 0,
+                completion_tokens=(um.candidates_token_count or 0) + (um.thoughts_token_count or 0),
+                cached_prompt_tokens=um.cached_content_token_count or 0,
+            )
+        logprobs: tuple[TokenLogprob, ...] | None = None
+        note: str | None = None
+        if request.logprobs:
+            result = getattr(cand, "logprobs_result", None)
+            chosen = getattr(result, "chosen_candidates", None) if result else None
+            tops = getattr(result, "top_candidates", None) if result else None
+            if chosen:
+                items = []
+                for i, c in enumerate(chosen):
+                    alts: tuple[tuple[str, float], ...] = ()
+                    if tops and i < len(tops) and tops[i].candidates:
+                        alts = tuple(
+                            (a.token or "", float(a.log_probability or 0.0))
+                            for a in tops[i].candidates
+                        )
+                    items.append(TokenLogprob(c.token or "", float(c.log_probability or 0.0), alts))
+                logprobs = tuple(items)
+            else:
+                note = "; ".join(self.capability_notes) or "the model returned no logprobs"
+        return JudgeResponse(
+            text=text,
+            parsed=None,  # we parse the text ourselves so every provider goes the same path
+            finish_reason=finish.lower(),
+            usage=usage,
+            logprobs=logprobs,
+            logprobs_note=note,
+            latency_s=latency,
+            model=self.model,
+        )
+
+    def _map_error(self, exc: Exception) -> ProviderError:
+        from google.genai import errors as gerrors
+
+        try:
+            import httpx2
+        except ImportError:  # pragma: no cover - google-genai depends on it
+            httpx2 = None  # type: ignore[assignment]
+        if httpx2 is not None and isinstance(exc, httpx2.TimeoutException):
+            return TransientProviderError("the request timed out")
+        if httpx2 is not None and isinstance(exc, httpx2.TransportError):
+            return TransientProviderError(f"connection failed: {exc}")
+        if isinstance(exc, gerrors.APIError):
+            status = int(exc.code or 0)
+            headers = getattr(getattr(exc, "response", None), "headers", None)
+            retry_after = retry_after_seconds(headers)
+            detail = f"{exc.status}: {exc.message}"[:300]
+            if status == 429:
+                return RateLimitError(
+                    f"rate limited (HTTP 429): {detail}", retry_after=retry_after, status=status
+                )
+            if status in (401, 403):
+                return AuthError(
+                    f"Google refused the credentials (HTTP {status}). Check {self.env_var}.",
+                    status=status,
+                )
+            if status in (408, 409) or status >= 500:
+                return TransientProviderError(
+                    f"server error (HTTP {status}): {detail}",
+                    retry_after=retry_after,
+                    status=status,
+                )
+            return RequestError(f"request rejected (HTTP {status}): {detail}", status=status)
+        return ProviderError(f"unexpected google-genai error: {type(exc).__name__}: {exc}")

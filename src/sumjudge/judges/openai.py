@@ -1,0 +1,237 @@
+"""Judge adapter for OpenAI and OpenAI-compatible servers (vLLM, Ollama, llama.cpp server).
+
+Capability detection: servers differ in what they accept. We start with the richest
+request (native `json_schema` structured output, token logprobs) and, when a server
+rejects a feature, retry the same call once without it and remember the downgrade for
+this judge. The downgrade order for structured output is
+`json_schema` -> `json_object` with the schema (llama.cpp) -> `json_object` -> plain text.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from ..errors import (
+    AuthError,
+    ProviderError,
+    RateLimitError,
+    RequestError,
+    TransientProviderError,
+    TruncatedResponseError,
+)
+from ._http import resolve_key, retry_after_seconds
+from ._protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
+
+__all__ = ["OpenAIJudge"]
+
+_SCHEMA_MODES = ("json_schema", "json_object_schema", "json_object", "none")
+
+
+class OpenAIJudge:
+    """Judge through the official `openai` SDK's chat-completions API.
+
+    Args:
+        model: the model name as the server knows it (without the "openai/" prefix).
+        api_key: the key; defaults to $OPENAI_API_KEY. Not needed for a custom `base_url`.
+        base_url: an OpenAI-compatible server, e.g. "http://127.0.0.1:8000/v1"; defaults
+            to $SUMJUDGE_BASE_URL, then the SDK's own default.
+        timeout: seconds per call.
+    """
+
+    env_var = "OPENAI_API_KEY"
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 120.0,
+    ) -> None:
+        import openai
+
+        self._openai = openai
+        self.model = model
+        self.name = f"openai/{model}"
+        self.base_url = base_url or os.environ.get("SUMJUDGE_BASE_URL") or None
+        key = resolve_key(api_key, self.env_var, "OpenAI", required=self.base_url is None)
+        # Local servers often need no key, but the SDK insists on a non-empty one.
+        self._client = openai.AsyncOpenAI(
+            api_key=key or "sk-no-key-needed",
+            base_url=self.base_url,
+            timeout=timeout,
+            max_retries=0,  # retries are the runner's job, with one policy for all providers
+        )
+        self.identity = f"{self.name}@{self.base_url}" if self.base_url else self.name
+        self._schema_mode = 0
+        self._schema_confirmed = False
+        self._logprobs_ok = True
+        self.capability_notes: list[str] = []
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+            "temperature": request.temperature,
+            "max_completion_tokens": request.max_tokens,
+        }
+        mode = _SCHEMA_MODES[self._schema_mode]
+        if request.schema is not None:
+            if mode == "json_schema":
+                kwargs["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {
+                        "name": request.schema_name,
+                        "schema": request.schema,
+                        "strict": True,
+                    },
+                }
+            elif mode == "json_object_schema":
+                kwargs["response_format"] = {"type": "json_object", "schema": request.schema}
+            elif mode == "json_object":
+                kwargs["response_format"] = {"type": "json_object"}
+        if request.logprobs and self._logprobs_ok:
+            kwargs["logprobs"] = True
+            kwargs["top_logprobs"] = request.top_logprobs
+        return kwargs
+
+    def _downgrade_for(self, error: ProviderError, kwargs: dict[str, Any]) -> bool:
+        """After a rejection, drop the feature the server most likely refused.
+
+        Returns True when something was dropped and the call is worth repeating.
+        """
+        message = str(error).lower()
+        status = error.status or 0
+        rejected = status in (400, 404, 415, 422, 500, 501)
+        if not rejected:
+            return False
+        if "logprobs" in kwargs and "logprob" in message:
+            self._logprobs_ok = False
+            self.capability_notes.append(f"server rejected logprobs (HTTP {status})")
+            return True
+        can_downgrade = self._schema_mode < len(_SCHEMA_MODES) - 1
+        if "response_format" in kwargs and not self._schema_confirmed and can_downgrade:
+            old = _SCHEMA_MODES[self._schema_mode]
+            self._schema_mode += 1
+            self.capability_notes.append(
+                f"server rejected response_format {old} (HTTP {status}); "
+                f"using {_SCHEMA_MODES[self._schema_mode]}"
+            )
+            return True
+        if "logprobs" in kwargs and status in (400, 422):
+            self._logprobs_ok = False
+            self.capability_notes.append(f"server rejected logprobs (HTTP {status})")
+            return True
+        return False
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        while True:
+            kwargs = self._kwargs(request)
+            started = time.perf_counter()
+            try:
+                resp = await self._client.chat.completions.create(**kwargs)
+            except self._openai.APIError as exc:
+                error = self._map_error(exc)
+                if self._downgrade_for(error, kwargs):
+                    continue
+                raise error from exc
+            if "response_format" in kwargs:
+                self._schema_confirmed = True
+            return self._to_response(resp, request, kwargs, time.perf_counter() - started)
+
+    def _to_response(
+        self, resp: Any, request: JudgeRequest, kwargs: dict[str, Any], latency: float
+    ) -> JudgeResponse:
+        if not resp.choices:
+            raise TransientProviderError("the server returned no choices")
+        choice = resp.choices[0]
+        text = choice.message.content or ""
+        if choice.finish_reason == "length":
+            raise TruncatedResponseError(
+                f"reply truncated at the token limit ({request.max_tokens}); "
+                "raise max_tokens or shorten the prompt"
+            )
+        usage = Usage()
+        if resp.usage is not None:
+            details = getattr(resp.usage, "prompt_tokens_details", None)
+            cached = getattr(details, "cached_tokens", None) or 0 if details else 0
+            written = getattr(details, "cache_write_tokens", None) or 0 if details else 0
+            usage = Usage(
+                prompt_tokens=resp.usage.prompt_tokens or 0,
+                completion_tokens=resp.usage.completion_tokens or 0,
+                cached_prompt_tokens=int(cached),
+                cache_write_tokens=int(written),
+            )
+        logprobs: tuple[TokenLogprob, ...] | None = None
+        note: str | None = None
+        if request.logprobs:
+            content = getattr(choice.logprobs, "content", None) if choice.logprobs else None
+            if content:
+                logprobs = tuple(
+                    TokenLogprob(
+                        token=t.token,
+                        logprob=float(t.logprob),
+                        top=tuple((a.token, float(a.logprob)) for a in (t.top_logprobs or [])),
+                    )
+                    for t in content
+                )
+            elif "logprobs" not in kwargs:
+                note = "; ".join(self.capability_notes) or "logprobs disabled for this server"
+            else:
+                note = "the server returned no logprobs"
+        return JudgeResponse(
+            text=text,
+            parsed=None,
+            finish_reason=choice.finish_reason or "stop",
+            usage=usage,
+            logprobs=logprobs,
+            logprobs_note=note,
+            latency_s=latency,
+            model=getattr(resp, "model", "") or self.model,
+        )
+
+    def _map_error(self, exc: Exception) -> ProviderError:
+        o = self._openai
+        if isinstance(exc, o.APITimeoutError):
+            return TransientProviderError("the request timed out")
+        if isinstance(exc, o.APIConnectionError):
+            return TransientProviderError(f"connection failed: {exc.__cause__ or exc}")
+        if isinstance(exc, o.APIStatusError):
+            status = exc.status_code
+            retry_after = retry_after_seconds(exc.response.headers)
+            detail = _error_detail(exc)
+            if status == 429:
+                return RateLimitError(
+                    f"rate limited (HTTP 429): {detail}", retry_after=retry_after, status=status
+                )
+            if status in (401, 403):
+                return AuthError(
+                    f"the server refused the credentials (HTTP {status}): {detail}. "
+                    f"Check {self.env_var} or model_credentials.",
+                    status=status,
+                )
+            if status in (408, 409) or status >= 500:
+                return TransientProviderError(
+                    f"server error (HTTP {status}): {detail}",
+                    retry_after=retry_after,
+                    status=status,
+                )
+            return RequestError(f"request rejected (HTTP {status}): {detail}", status=status)
+        return ProviderError(f"unexpected OpenAI SDK error: {exc}")
+
+
+def _error_detail(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict) and inner.get("message"):
+            return str(inner["message"])[:300]
+        return str(inner)[:300]
+    if isinstance(body, str):
+        return body[:300]
+    return str(getattr(exc, "message", exc))[:300]

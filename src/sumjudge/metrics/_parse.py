@@ -1,0 +1,140 @@
+"""Reading judge replies: JSON extraction, verdict validation, logprob-weighted scores."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from ..errors import ParseError
+from ..judges._protocol import JudgeResponse, TokenLogprob
+
+__all__ = ["extract_json", "read_score_verdict", "weighted_score"]
+
+_FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
+# strict=False lets raw newlines inside strings through (llama.cpp grammars emit them).
+_DECODER = json.JSONDecoder(strict=False)
+
+
+def extract_json(text: str) -> Any:
+    """The reply's JSON value: the whole text, else the last fenced block, else the last
+    top-level JSON object found in the text. Raises ParseError when there is none."""
+    stripped = text.strip()
+    if not stripped:
+        raise ParseError("the reply is empty", raw=text)
+    try:
+        return _DECODER.decode(stripped)
+    except json.JSONDecodeError:
+        pass
+    for block in reversed(_FENCE.findall(text)):
+        try:
+            return _DECODER.decode(block.strip())
+        except json.JSONDecodeError:
+            continue
+    last: Any = None
+    found = False
+    i = text.find("{")
+    while i != -1:
+        try:
+            value, end = _DECODER.raw_decode(text, i)
+        except json.JSONDecodeError:
+            i = text.find("{", i + 1)
+            continue
+        if isinstance(value, dict):
+            last, found = value, True
+        i = text.find("{", end)
+    if not found:
+        raise ParseError("no JSON object found in the reply", raw=text)
+    return last
+
+
+def _as_int_score(value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool):
+        raise ParseError(f"score {value!r} is not a number")
+    if isinstance(value, str):
+        value = value.strip()
+        if not re.fullmatch(r"-?\d+(\.0+)?", value):
+            raise ParseError(f"score {value!r} is not an integer")
+        value = float(value)
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ParseError(f"score {value!r} is not an integer")
+        value = int(value)
+    if not isinstance(value, int):
+        raise ParseError(f"score {value!r} is not an integer")
+    if not low <= value <= high:
+        raise ParseError(f"score {value} is outside the scale {low}-{high}")
+    return value
+
+
+def read_score_verdict(response: JudgeResponse, low: int = 1, high: int = 3) -> tuple[int, str]:
+    """(score, explanation) from a reply shaped {"explanation": str, "score": int}."""
+    data = response.parsed if response.parsed is not None else extract_json(response.text)
+    if not isinstance(data, dict):
+        raise ParseError("the reply's JSON is not an object", raw=response.text)
+    if "score" not in data:
+        raise ParseError("the reply has no 'score' field", raw=response.text)
+    try:
+        score = _as_int_score(data["score"], low, high)
+    except ParseError as exc:
+        raise ParseError(str(exc), raw=response.text) from None
+    explanation = data.get("explanation")
+    if not isinstance(explanation, str) or not explanation.strip():
+        raise ParseError("the reply has no non-empty 'explanation' string", raw=response.text)
+    return score, explanation.strip()
+
+
+_SCORE_VALUE = re.compile(r'"score"\s*:\s*"?\s*(\d)')
+
+
+def weighted_score(
+    response: JudgeResponse, low: int = 1, high: int = 3
+) -> tuple[float | None, str | None]:
+    """Expected score over the valid score tokens, from the score token's own logprobs.
+
+    Returns (weighted, None) or (None, reason). The score token is located at the
+    character offset of the value of the reply's last "score" key, so a digit in the
+    explanation never counts.
+    """
+    if response.logprobs is None:
+        return None, response.logprobs_note or "the judge returned no logprobs"
+    tokens = response.logprobs
+    text = "".join(t.token for t in tokens)
+    matches = list(_SCORE_VALUE.finditer(text))
+    if not matches:
+        return None, "no score value found in the logprob tokens"
+    pos = matches[-1].start(1)
+    offset = 0
+    target: TokenLogprob | None = None
+    start = 0
+    for tok in tokens:
+        end = offset + len(tok.token)
+        if offset <= pos < end:
+            target, start = tok, offset
+            break
+        offset = end
+    if target is None:  # pragma: no cover - pos always falls in some token
+        return None, "could not locate the score token"
+    prefix = text[start:pos]
+    suffix = target.token[pos - start + 1 :]
+    valid = {str(v) for v in range(low, high + 1)}
+    mass: dict[int, float] = {}
+    alternatives = list(target.top) or [(target.token, target.logprob)]
+    if all(a[0] != target.token for a in alternatives):
+        alternatives.append((target.token, target.logprob))
+    for alt, lp in alternatives:
+        body = alt
+        if prefix and body.startswith(prefix):
+            body = body[len(prefix) :]
+        elif prefix.strip():
+            continue
+        if suffix and body.endswith(suffix):
+            body = body[: -len(suffix)]
+        body = body.strip().strip('"')
+        if body in valid and math.isfinite(lp):
+            mass[int(body)] = mass.get(int(body), 0.0) + math.exp(lp)
+    total = sum(mass.values())
+    if total <= 0:
+        return None, "the score token's alternatives hold no valid score"
+    return round(sum(k * p for k, p in mass.items()) / total, 4), None
