@@ -103,9 +103,10 @@ class TransientProviderError(ProviderError):
 
 
 class TruncatedResponseError(ProviderError):
-    """The reply stopped at the token limit; its JSON cannot be trusted."""
+    """The reply stopped at the token limit; its JSON cannot be trusted.
 
-    retryable = True
+    Not retried: at temperature 0 the same request would stop at the same place.
+    """
 
 
 class ParseError(SumjudgeError):

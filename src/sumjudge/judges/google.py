@@ -78,8 +78,11 @@ class GoogleJudge:
         return t.GenerateContentConfig(**cfg)
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
-        contents = [
-            {"role": "model" if m.role == "assistant" else "user", "parts": [{"text": m.content}]}
+        t = self._types
+        contents: list[Any] = [
+            t.Content(
+                role="model" if m.role == "assistant" else "user", parts=[t.Part(text=m.content)]
+            )
             for m in request.messages
             if m.role != "system"
         ]

@@ -27,6 +27,7 @@ from ._protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
 __all__ = ["OpenAIJudge"]
 
 _SCHEMA_MODES = ("json_schema", "json_object_schema", "json_object", "none")
+_FEATURE_WORDS = ("response_format", "json_schema", "schema", "grammar", "logprob", "unsupported")
 
 
 class OpenAIJudge:
@@ -107,15 +108,23 @@ class OpenAIJudge:
         """
         message = str(error).lower()
         status = error.status or 0
-        rejected = status in (400, 404, 415, 422, 500, 501)
-        if not rejected:
+        if status not in (400, 404, 415, 422, 500, 501):
+            return False
+        # A 5xx is usually transient; only treat it as a rejection when it names the feature
+        # (llama.cpp answers json_schema with HTTP 500 and says so).
+        if status >= 500 and not any(k in message for k in _FEATURE_WORDS):
             return False
         if "logprobs" in kwargs and "logprob" in message:
+            if not self._logprobs_ok:
+                return True  # a concurrent call already dropped them
             self._logprobs_ok = False
             self.capability_notes.append(f"server rejected logprobs (HTTP {status})")
             return True
-        can_downgrade = self._schema_mode < len(_SCHEMA_MODES) - 1
-        if "response_format" in kwargs and not self._schema_confirmed and can_downgrade:
+        if "response_format" in kwargs and not self._schema_confirmed:
+            if kwargs["_mode"] != self._schema_mode:
+                return True  # a concurrent call already downgraded; just repeat
+            if self._schema_mode >= len(_SCHEMA_MODES) - 1:
+                return False
             old = _SCHEMA_MODES[self._schema_mode]
             self._schema_mode += 1
             self.capability_notes.append(
@@ -132,12 +141,13 @@ class OpenAIJudge:
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         while True:
             kwargs = self._kwargs(request)
+            mode = self._schema_mode
             started = time.perf_counter()
             try:
                 resp = await self._client.chat.completions.create(**kwargs)
             except self._openai.APIError as exc:
                 error = self._map_error(exc)
-                if self._downgrade_for(error, kwargs):
+                if self._downgrade_for(error, {**kwargs, "_mode": mode}):
                     continue
                 raise error from exc
             if "response_format" in kwargs:

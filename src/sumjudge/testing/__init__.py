@@ -1,0 +1,1 @@
+"""Test and benchmark helpers for sumjudge (local fake servers; no network)."""
