@@ -136,8 +136,9 @@ async def test_non_retryable_error_fails_only_that_metric() -> None:
 async def test_retries_are_capped() -> None:
     judge = ScriptedJudge({"fluency": [RateLimitError("again") for _ in range(10)]})
     ev = SummarizationEvaluator(
-        judge, enabled_metrics=["fluency"], retry_policy=RetryPolicy(max_attempts=3, jitter=False,
-                                                                     initial_delay=0, max_delay=0)
+        judge,
+        enabled_metrics=["fluency"],
+        retry_policy=RetryPolicy(max_attempts=3, jitter=False, initial_delay=0, max_delay=0),
     )
     body = (await ev.evaluate(DATA))["summary"]
     assert "after 3 attempts" in body["fluency"]["error"]

@@ -23,9 +23,7 @@ def spec_rating(scores: dict[str, int], enabled: list[str]) -> str:
     return "incomplete"
 
 
-SUBSETS = [
-    list(c) for r in range(1, 5) for c in itertools.combinations(METRICS, r)
-]
+SUBSETS = [list(c) for r in range(1, 5) for c in itertools.combinations(METRICS, r)]
 
 
 @pytest.mark.parametrize("enabled", SUBSETS, ids=lambda s: "+".join(s))
@@ -91,9 +89,7 @@ def test_failed_metric_means_no_rating() -> None:
 
 
 def test_custom_rule_book() -> None:
-    strict = RuleBook.from_dict(
-        {m: {"good_at_least": 3, "bad_at_most": 2} for m in METRICS}
-    )
+    strict = RuleBook.from_dict({m: {"good_at_least": 3, "bad_at_most": 2} for m in METRICS})
     scores = {"coherence": 3, "consistency": 3, "relevance": 3, "fluency": 2}
     assert rate(scores, list(METRICS), DEFAULT_RULE_BOOK).relevancy_rating == "good"
     assert rate(scores, list(METRICS), strict).relevancy_rating == "bad"
