@@ -41,7 +41,10 @@ def test_spec_program_prints_the_spec_shape(program: str) -> None:
         env["GOOGLE_GEMINI_BASE_URL"] = srv.url
         proc = subprocess.run(
             [sys.executable, str(EXAMPLES / program)],
-            capture_output=True, text=True, env=env, timeout=120,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
         )
         paths = {r["path"] for r in srv.requests}
         headers = srv.requests[0]["headers"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -50,6 +51,9 @@ class GoogleJudge:
         options: dict[str, Any] = {
             "timeout": int(timeout * 1000),  # google-genai counts milliseconds
             "api_version": "v1beta",
+            # One attempt: our runner owns retries. Without explicit retry options the SDK
+            # silently retries aiohttp connection errors after sleeping 1-10 s.
+            "retry_options": types.HttpRetryOptions(attempts=1),
         }
         if base_url:
             options["base_url"] = base_url
@@ -166,6 +170,9 @@ class GoogleJudge:
             return TransientProviderError("the request timed out")
         if httpx2 is not None and isinstance(exc, httpx2.TransportError):
             return TransientProviderError(f"connection failed: {exc}")
+        # With aiohttp installed the SDK uses it for async calls; its errors are not wrapped.
+        if type(exc).__module__.startswith("aiohttp") or isinstance(exc, asyncio.TimeoutError):
+            return TransientProviderError(f"connection failed: {type(exc).__name__}: {exc}")
         if isinstance(exc, gerrors.APIError):
             status = int(exc.code or 0)
             headers = getattr(getattr(exc, "response", None), "headers", None)

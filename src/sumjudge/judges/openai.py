@@ -110,9 +110,10 @@ class OpenAIJudge:
         status = error.status or 0
         if status not in (400, 404, 415, 422, 500, 501):
             return False
-        # A 5xx is usually transient; only treat it as a rejection when it names the feature
-        # (llama.cpp answers json_schema with HTTP 500 and says so).
-        if status >= 500 and not any(k in message for k in _FEATURE_WORDS):
+        # Only a rejection that names the feature counts: a 5xx is usually transient and a
+        # 400 may be about something else entirely (llama.cpp answers json_schema with
+        # HTTP 500 and says so).
+        if not any(k in message for k in _FEATURE_WORDS):
             return False
         if "logprobs" in kwargs and "logprob" in message:
             if not self._logprobs_ok:
@@ -131,10 +132,6 @@ class OpenAIJudge:
                 f"server rejected response_format {old} (HTTP {status}); "
                 f"using {_SCHEMA_MODES[self._schema_mode]}"
             )
-            return True
-        if "logprobs" in kwargs and status in (400, 422):
-            self._logprobs_ok = False
-            self.capability_notes.append(f"server rejected logprobs (HTTP {status})")
             return True
         return False
 

@@ -542,6 +542,7 @@ class FakeOpenAIServer:
         app.router.add_get("/stats", self._handle_stats)
         app.router.add_post("/stats/reset", self._handle_stats_reset)
         app.router.add_post("/{version}/models/{model}:generateContent", self._handle_gemini)
+        app.router.add_post("/v1/messages", self._handle_anthropic)
         app.router.add_route("*", "/{tail:.*}", self._handle_not_found)
         runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=0.25)
         await runner.setup()
@@ -686,6 +687,73 @@ class FakeOpenAIServer:
             "modelVersion": request.match_info["model"],
         }
         return web.json_response(data)
+
+    async def _handle_anthropic(self, request: web.Request) -> web.Response:
+        """The Anthropic Messages protocol, answered by the same script and responder.
+
+        Prompt caching follows Anthropic's rule: only the prefix up to a block marked with
+        `cache_control` is cacheable; reads and writes are reported in `usage`.
+        """
+        path = request.path
+        try:
+            abody = await request.json()
+        except ValueError:
+            abody = None
+        self._record(request, abody)
+        self._count(path, requests=1)
+        if not isinstance(abody, dict):
+            return self._anthropic_error(path, Reply.error(400, "Request body must be JSON"))
+        body, marked = _anthropic_to_chat(abody)
+        with self._lock:
+            reply = self._queue.popleft() if self._queue else None
+        if reply is None:
+            reply = await self._respond(body)
+        while reply.kind == "delay":
+            await asyncio.sleep(reply.seconds)
+            reply = reply.then if reply.then is not None else await self._respond(body)
+        if reply.kind == "reset":
+            if request.transport is not None:
+                request.transport.abort()
+            return web.Response(status=204)
+        if reply.kind == "error":
+            return self._anthropic_error(path, reply)
+        tokens = tokenize(reply.content)
+        prompt = _prompt_tokens(body, self._tokenize_memo)
+        cacheable = tokenize(marked) if marked else []
+        read = self._cache_lookup(str(body["model"]), cacheable) if cacheable else 0
+        written = len(cacheable) - read if cacheable else 0
+        self._count(
+            path, prompt_tokens=len(prompt), cached_tokens=read, completion_tokens=len(tokens)
+        )
+        data = {
+            "id": "msg_fake",
+            "type": "message",
+            "role": "assistant",
+            "model": body["model"],
+            "content": [{"type": "text", "text": reply.content}],
+            "stop_reason": "max_tokens" if reply.finish_reason == "length" else "end_turn",
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": len(prompt) - read - written,
+                "output_tokens": len(tokens),
+                "cache_read_input_tokens": read,
+                "cache_creation_input_tokens": written,
+            },
+        }
+        return web.json_response(data, headers={"request-id": "req_fake"})
+
+    def _anthropic_error(self, path: str, reply: Reply) -> web.Response:
+        self._count(path, errors=1)
+        kinds = {
+            400: "invalid_request_error",
+            401: "authentication_error",
+            429: "rate_limit_error",
+            529: "overloaded_error",
+        }
+        error = {"type": kinds.get(reply.status, "api_error"), "message": reply.message}
+        return web.json_response(
+            {"type": "error", "error": error}, status=reply.status, headers=reply.headers
+        )
 
     def _gemini_error(self, path: str, reply: Reply) -> web.Response:
         self._count(path, errors=1)
@@ -933,6 +1001,40 @@ class FakeOpenAIServer:
                 order.append((exp, h))
             else:
                 break
+
+
+def _anthropic_to_chat(abody: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
+    """(chat-completions body, text up to the last cache_control marker) for a Messages body."""
+    messages: list[dict[str, Any]] = []
+    seen: list[str] = []
+    marked = ""
+
+    def blocks(value: Any) -> str:
+        nonlocal marked
+        if isinstance(value, str):
+            seen.append(value)
+            return value
+        out = []
+        for b in value or []:
+            text = str(b.get("text", ""))
+            out.append(text)
+            seen.append(text)
+            if b.get("cache_control"):
+                marked = "".join(seen)
+        return "".join(out)
+
+    system = blocks(abody.get("system"))
+    if system:
+        messages.append({"role": "system", "content": system})
+    for m in abody.get("messages", []):
+        messages.append({"role": m.get("role", "user"), "content": blocks(m.get("content"))})
+    body: dict[str, Any] = {"model": str(abody.get("model", "claude")), "messages": messages}
+    fmt = ((abody.get("output_config") or {}).get("format")) or {}
+    if isinstance(fmt.get("schema"), dict):
+        body["response_format"] = {"type": "json_schema", "json_schema": {"schema": fmt["schema"]}}
+    if abody.get("max_tokens"):
+        body["max_completion_tokens"] = abody["max_tokens"]
+    return body, marked
 
 
 def _gemini_to_chat(gbody: Mapping[str, Any], model: str) -> dict[str, Any]:
