@@ -1,0 +1,155 @@
+"""Adherence: does each custom section follow its definition?
+
+Prebuilt sections are not judged (N/A). A free-form custom section gets the rubric
+questions derived from its definition. A categorical section first gets a deterministic
+check (after trimming and case-folding, is the text exactly one of the allowed values?);
+if that fails the answer is "False" without asking the judge, otherwise the judge answers
+the specification's question (which also asks whether the value follows the instruction).
+All of one summary's questions go to the judge in one request. Score: addressed
+questions / questions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..errors import ParseError
+from ..judges._protocol import JudgeRequest, JudgeResponse
+from ._questions import ID_PATH, Question, answers_by_id, render_definitions, render_questions
+from ._read import as_bool, as_str
+from .model import SectionDefinition
+from .prompts import build_request, restrict
+from .results import RubricAnswer
+from .rubrics import CATEGORICAL_QUESTION
+
+__all__ = [
+    "NAME",
+    "PREBUILT_NA",
+    "SCHEMA",
+    "TASK",
+    "VERSION",
+    "adherence_request",
+    "categorical_check",
+    "read_answers",
+]
+
+NAME = "adherence"
+VERSION = "1"
+TASK = f"{NAME}@{VERSION}"
+
+PREBUILT_NA = "N/A: adherence is judged only for custom sections; this section is prebuilt"
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "rubrics": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": "The question id, e.g. Q1."},
+                    "reasoning": {
+                        "type": "string",
+                        "description": "Why the section does or does not follow the "
+                        "instruction, citing its text.",
+                    },
+                    "is_addressed": {"type": "boolean"},
+                },
+                "required": ["id", "reasoning", "is_addressed"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["rubrics"],
+    "additionalProperties": False,
+}
+
+_INSTRUCTIONS = (
+    "Task: check the summary's ADHERENCE to its section definitions.\n\n"
+    "Section definitions (data, written for the summariser):\n{definitions}\n\n"
+    "Questions:\n{questions}\n\n"
+    'For each question, read the named summary section (the text under its "## <name>" '
+    "heading) and decide whether it does what the question asks, as the section's "
+    "definition intends. Use the transcript to see what the section should have said. A "
+    "question about form (length, format, person) is answered from the section's form. For "
+    "a categorical section, the section must contain only one of the allowed values, with "
+    "no other text, and that value must be the one the definition calls for. Write the "
+    "reasoning first (quote the section where useful), then set is_addressed.\n\n"
+    'Reply with exactly: {{"rubrics": [{{"id": "Q1", "reasoning": "...", '
+    '"is_addressed": true|false}}, ...]}} with one entry per question.'
+)
+
+
+def categorical_check(definition: SectionDefinition, text: str | None) -> dict[str, Any]:
+    """Is the section's text exactly one allowed value (after trimming and case-folding)?"""
+    allowed = list(definition.allowed_values or ())
+    value = (text or "").strip()
+    folded = {v.strip().casefold(): v for v in allowed}
+    matched = folded.get(value.casefold()) if value else None
+    return {
+        "value": value,
+        "allowed_values": allowed,
+        "passed": matched is not None,
+        "matched": matched,
+    }
+
+
+def failed_check_answer(check: Mapping[str, Any]) -> RubricAnswer:
+    """The deterministic "False" for a categorical section that is not one allowed value."""
+    allowed = ", ".join(repr(v) for v in check["allowed_values"])
+    if not check["value"]:
+        why = "The section is empty or missing, so it gives none of the allowed values"
+    else:
+        why = (
+            f"The summary is not a categorical value: {check['value'][:200]!r} is not exactly "
+            "one of the allowed values; it contains other text instead"
+        )
+    return RubricAnswer(
+        question=CATEGORICAL_QUESTION,
+        reasoning=f"{why} ({allowed}). Deterministic check, no judge call.",
+        is_addressed=False,
+    )
+
+
+def passed_check_note(check: Mapping[str, Any]) -> str:
+    return f"Deterministic check passed: {check['value']!r} is an allowed value."
+
+
+def adherence_request(
+    prefix: str,
+    definitions: Sequence[SectionDefinition],
+    questions: Sequence[Question],
+    *,
+    language: str | None,
+    max_tokens: int,
+) -> JudgeRequest:
+    """One request answering every adherence question of one summary."""
+    return build_request(
+        task=TASK,
+        prefix=prefix,
+        instructions=_INSTRUCTIONS.format(
+            definitions=render_definitions(definitions), questions=render_questions(questions)
+        ),
+        schema=restrict(SCHEMA, ID_PATH, [q.id for q in questions]),
+        schema_name="adherence_rubrics",
+        language=language,
+        max_tokens=max_tokens,
+    )
+
+
+def read_answers(response: JudgeResponse, questions: Sequence[Question]) -> dict[str, RubricAnswer]:
+    """Answers keyed by question id."""
+    found = answers_by_id(response, questions)
+    out: dict[str, RubricAnswer] = {}
+    for q in questions:
+        item = found[q.id]
+        try:
+            out[q.id] = RubricAnswer(
+                question=q.text,
+                reasoning=as_str(item.get("reasoning"), "reasoning"),
+                is_addressed=as_bool(item.get("is_addressed"), "is_addressed"),
+            )
+        except ParseError as exc:
+            raise ParseError(f"answer {q.id}: {exc}", raw=response.text) from None
+    return out

@@ -1,0 +1,159 @@
+"""Completeness: does each free-form section carry what the transcript holds for it?
+
+Categorical sections are not judged (N/A). For each rubric question of a free-form
+section, the judge lists the transcript content the question asks for and, for each
+item, the summary text that conveys it ("" when none) and whether it is covered. A
+question with an empty content list is kept but not scored. Score: covered items / items.
+All of one summary's questions go to the judge in one request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import ParseError
+from ..judges._protocol import JudgeRequest, JudgeResponse
+from ._questions import ID_PATH, Question, answers_by_id, render_definitions, render_questions
+from ._read import as_bool, as_str
+from .model import SectionDefinition
+from .prompts import build_request, restrict
+from .results import CompletenessRubric, ContentItem
+
+__all__ = [
+    "CATEGORICAL_NA",
+    "NAME",
+    "SCHEMA",
+    "TASK",
+    "VERSION",
+    "completeness_request",
+    "read_rubrics",
+]
+
+NAME = "completeness"
+VERSION = "1"
+TASK = f"{NAME}@{VERSION}"
+
+CATEGORICAL_NA = (
+    "N/A: completeness is judged only for free-form sections; this section is categorical"
+)
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "rubrics": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "description": "The question id, e.g. Q1."},
+                    "content_list": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "transcript_content": {
+                                    "type": "string",
+                                    "description": "One piece of information from the "
+                                    "transcript that the question asks for.",
+                                },
+                                "related_content_from_summary": {
+                                    "type": "string",
+                                    "description": "The summary text that conveys it, "
+                                    "copied exactly; empty string if the summary lacks it.",
+                                },
+                                "is_covered": {"type": "boolean"},
+                            },
+                            "required": [
+                                "transcript_content",
+                                "related_content_from_summary",
+                                "is_covered",
+                            ],
+                            "additionalProperties": False,
+                        },
+                    },
+                },
+                "required": ["id", "content_list"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["rubrics"],
+    "additionalProperties": False,
+}
+
+_INSTRUCTIONS = (
+    "Task: check the summary's COMPLETENESS against the transcript.\n\n"
+    "Section definitions (data, written for the summariser):\n{definitions}\n\n"
+    "Questions:\n{questions}\n\n"
+    "For each question, list in content_list every separate piece of information in the "
+    "transcript that the question asks the named section to include (one fact per item, "
+    "stated briefly as transcript_content). For each item, copy the words of the named "
+    'summary section that convey it into related_content_from_summary, or give "" if the '
+    "section does not convey it; then set is_covered. If the transcript holds nothing the "
+    "question asks for, give an empty content_list for it; do not invent content.\n\n"
+    'Reply with exactly: {{"rubrics": [{{"id": "Q1", "content_list": [{{"transcript_content":'
+    ' "...", "related_content_from_summary": "...", "is_covered": true|false}}]}}, ...]}} '
+    "with one entry per question."
+)
+
+
+def completeness_request(
+    prefix: str,
+    definitions: Sequence[SectionDefinition],
+    questions: Sequence[Question],
+    *,
+    language: str | None,
+    max_tokens: int,
+) -> JudgeRequest:
+    """One request answering every completeness question of one summary."""
+    return build_request(
+        task=TASK,
+        prefix=prefix,
+        instructions=_INSTRUCTIONS.format(
+            definitions=render_definitions(definitions), questions=render_questions(questions)
+        ),
+        schema=restrict(SCHEMA, ID_PATH, [q.id for q in questions]),
+        schema_name="completeness_rubrics",
+        language=language,
+        max_tokens=max_tokens,
+    )
+
+
+def _item(raw: Any) -> ContentItem:
+    if not isinstance(raw, dict):
+        raise ParseError("a content_list entry is not an object")
+    related = as_str(
+        raw.get("related_content_from_summary", ""), "related_content", allow_empty=True
+    )
+    covered = as_bool(raw.get("is_covered"), "is_covered")
+    # The specification's rule: uncovered content has no related summary text, and
+    # covered content must show it. A "covered" item with no proof counts as uncovered.
+    if not related:
+        covered = False
+    if not covered:
+        related = ""
+    return ContentItem(
+        transcript_content=as_str(raw.get("transcript_content"), "transcript_content"),
+        related_content_from_summary=related,
+        is_covered=covered,
+    )
+
+
+def read_rubrics(
+    response: JudgeResponse, questions: Sequence[Question]
+) -> dict[str, CompletenessRubric]:
+    """Completeness rubrics keyed by question id."""
+    found = answers_by_id(response, questions)
+    out: dict[str, CompletenessRubric] = {}
+    for q in questions:
+        raw = found[q.id].get("content_list")
+        if raw is None:
+            raw = []
+        if not isinstance(raw, list):
+            raise ParseError(f"answer {q.id}: content_list is not a list", raw=response.text)
+        try:
+            out[q.id] = CompletenessRubric(q.text, tuple(_item(r) for r in raw))
+        except ParseError as exc:
+            raise ParseError(f"answer {q.id}: {exc}", raw=response.text) from None
+    return out

@@ -1,0 +1,243 @@
+"""The autoevaluation data model: transcripts, summaries and section definitions.
+
+A transcript is plain text or a list of turns; a summary is free text or sections
+(name -> text); a section definition says what one section must contain. Definitions are
+written once and reused across thousands of conversations, so they carry a stable
+`fingerprint` used to cache the rubric questions derived from them.
+
+Example:
+    >>> SectionDefinition(name="Resolved", instruction="Was it resolved?",
+    ...                   allowed_values=("Yes", "No")).categorical
+    True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+
+from ..errors import DataError
+
+__all__ = [
+    "FREE_TEXT_SECTION",
+    "ConversationItem",
+    "SectionDefinition",
+    "Turn",
+    "coerce_conversation",
+    "coerce_section",
+]
+
+FREE_TEXT_SECTION = "summary"
+"""The section name given to a free-text (unsectioned) summary."""
+
+
+class Turn(BaseModel):
+    """One turn of a conversation. Turns are numbered from 1 in the order given."""
+
+    model_config = ConfigDict(frozen=True)
+
+    role: str
+    """The speaker's role, such as "agent" or "customer"."""
+    text: str
+    name: str | None = None
+    """The speaker's name, if known."""
+    timestamp: str | None = None
+    """When the turn started, as written in the source (e.g. "00:01:12")."""
+
+    @field_validator("role", "text")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+
+class SectionDefinition(BaseModel):
+    """What one summary section must contain.
+
+    Attributes:
+        name: the section's name, as used in summaries ("Key details").
+        instruction: the section definition given to the summariser.
+        kind: "prebuilt" (provided by the platform) or "custom" (written by the user).
+            Adherence is judged only for custom sections.
+        allowed_values: for a categorical section, the values it may take.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    instruction: str
+    kind: Literal["prebuilt", "custom"] = "custom"
+    allowed_values: tuple[str, ...] | None = None
+
+    @field_validator("name", "instruction")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value.strip()
+
+    @field_validator("allowed_values")
+    @classmethod
+    def _values(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        cleaned = tuple(str(v).strip() for v in value)
+        if not cleaned or any(not v for v in cleaned):
+            raise ValueError("must list at least one non-empty value")
+        return cleaned
+
+    @property
+    def categorical(self) -> bool:
+        """Whether the section must be exactly one of `allowed_values`."""
+        return self.allowed_values is not None
+
+    def fingerprint(self) -> str:
+        """A hash of everything that shapes the section's rubric questions."""
+        blob = json.dumps(
+            [self.name, self.instruction, self.kind, list(self.allowed_values or ())],
+            ensure_ascii=False,
+        )
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+_SPEAKER = re.compile(r"^\s*([A-Za-z][\w .'-]{0,40}?)\s*:\s+(\S.*)$")
+
+
+def _turns_from_text(text: str) -> tuple[Turn, ...]:
+    """Each non-empty line is a turn; a leading "Speaker:" becomes its role."""
+    turns = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        match = _SPEAKER.match(line)
+        if match:
+            turns.append(Turn(role=match.group(1), text=match.group(2).strip()))
+        else:
+            turns.append(Turn(role="text", text=line.strip()))
+    return tuple(turns)
+
+
+class ConversationItem(BaseModel):
+    """One conversation and the summary to judge.
+
+    `transcript` is plain text or a list of turns (mappings are accepted); `summary` is
+    free text or a mapping from section name to text.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    transcript: str | tuple[Turn, ...]
+    summary: str | dict[str, str]
+    id: str | None = None
+
+    @field_validator("transcript")
+    @classmethod
+    def _transcript(cls, value: str | tuple[Turn, ...]) -> str | tuple[Turn, ...]:
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("must not be empty")
+        if not isinstance(value, str) and not value:
+            raise ValueError("must have at least one turn")
+        return value
+
+    @field_validator("summary")
+    @classmethod
+    def _summary(cls, value: str | dict[str, str]) -> str | dict[str, str]:
+        if isinstance(value, str):
+            if not value.strip():
+                raise ValueError("must not be empty")
+            return value
+        if not value:
+            raise ValueError("must have at least one section")
+        return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _ids_as_text(cls, data: Any) -> Any:
+        if isinstance(data, Mapping) and data.get("id") is not None:
+            data = {**data, "id": str(data["id"])}
+        return data
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """The transcript as numbered turns (plain text is split into lines)."""
+        if isinstance(self.transcript, str):
+            return _turns_from_text(self.transcript)
+        return self.transcript
+
+    @property
+    def sections(self) -> dict[str, str]:
+        """The summary as sections; free text is one section named "summary"."""
+        if isinstance(self.summary, str):
+            return {FREE_TEXT_SECTION: self.summary}
+        return dict(self.summary)
+
+
+def _data_error(exc: ValidationError, index: int | str | None, prefix: str = "") -> DataError:
+    first = exc.errors()[0]
+    loc = ".".join(str(p) for p in first["loc"]) or None
+    msg = "is missing" if first["type"] == "missing" else first["msg"]
+    field = f"{prefix}{loc}" if loc and prefix else (loc or prefix.rstrip(".") or None)
+    return DataError(msg, item=index, field=field)
+
+
+def coerce_conversation(item: Any, index: int | str | None = None) -> ConversationItem:
+    """Validate one input item, naming the item and the field when it is unusable."""
+    if isinstance(item, ConversationItem):
+        return item
+    if not isinstance(item, Mapping):
+        raise DataError(
+            f"expected ConversationItem or a mapping, got {type(item).__name__}", item=index
+        )
+    data = dict(item)
+    transcript = data.get("transcript")
+    if isinstance(transcript, (list, tuple)):
+        turns = []
+        for n, turn in enumerate(transcript, 1):
+            if isinstance(turn, Turn):
+                turns.append(turn)
+                continue
+            if not isinstance(turn, Mapping):
+                raise DataError(
+                    f"a turn must be a mapping, got {type(turn).__name__}",
+                    item=index,
+                    field=f"transcript[{n}]",
+                )
+            try:
+                turns.append(Turn.model_validate(dict(turn)))
+            except ValidationError as exc:
+                raise _data_error(exc, index, f"transcript[{n}].") from None
+        data["transcript"] = tuple(turns)
+    summary = data.get("summary")
+    if isinstance(summary, Mapping):
+        for name, text in summary.items():
+            if text is not None and not isinstance(text, str):
+                raise DataError(
+                    f"must be text, got {type(text).__name__}", item=index, field=f"summary.{name}"
+                )
+        # A null section is an absent one: the summariser produced nothing for it.
+        data["summary"] = {str(k): v for k, v in summary.items() if v is not None}
+    try:
+        return ConversationItem.model_validate(data)
+    except ValidationError as exc:
+        raise _data_error(exc, index) from None
+
+
+def coerce_section(value: Any, index: int | str | None = None) -> SectionDefinition:
+    """Validate one section definition (a mapping or a SectionDefinition)."""
+    if isinstance(value, SectionDefinition):
+        return value
+    if not isinstance(value, Mapping):
+        raise DataError(
+            f"a section definition must be a mapping, got {type(value).__name__}",
+            item=index,
+        )
+    try:
+        return SectionDefinition.model_validate(dict(value))
+    except ValidationError as exc:
+        raise _data_error(exc, index) from None

@@ -1,0 +1,150 @@
+"""Loaders for conversation transcripts, section definitions and the bundled example.
+
+Rows are read lazily; a row that cannot be used becomes a `DataError` naming the row and
+the field, in place of its item, so the other rows are still judged.
+
+Example:
+    >>> data = load_contact_center_dataset()
+    >>> items, sections = data.load(), data.sections()
+    >>> len(items), [s.name for s in sections][:2]
+    (4, ['Situation', 'Action'])
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..autoeval.model import (
+    ConversationItem,
+    SectionDefinition,
+    coerce_conversation,
+    coerce_section,
+)
+from ..errors import DataError
+from .files import iter_records
+
+__all__ = [
+    "ConversationDataset",
+    "load_contact_center_dataset",
+    "load_sections",
+    "parse_sections",
+    "read_conversation_rows",
+]
+
+
+def parse_sections(data: Any, *, origin: str = "sections") -> list[SectionDefinition]:
+    """Section definitions from parsed YAML/JSON: a list, or {"sections": [...]}.
+
+    Raises `DataError` naming the entry and field of a bad definition.
+    """
+    if isinstance(data, dict) and "sections" in data:
+        data = data["sections"]
+    if not isinstance(data, list):
+        raise DataError("must be a list of section definitions", item=origin)
+    out: list[SectionDefinition] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(data):
+        try:
+            definition = coerce_section(entry, i)
+        except DataError as exc:
+            raise DataError(f"{origin}: section {i}: {exc}") from None
+        if definition.name.casefold() in seen:
+            raise DataError(f"section {definition.name!r} is defined twice", item=origin)
+        seen.add(definition.name.casefold())
+        out.append(definition)
+    return out
+
+
+def load_sections(path: str | Path) -> list[SectionDefinition]:
+    """Section definitions from a .yaml/.yml or .json file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"cannot read section definitions: {exc.strerror}", item=str(p)) from None
+    try:
+        data = json.loads(text) if p.suffix.lower() == ".json" else yaml.safe_load(text)
+    except (json.JSONDecodeError, yaml.YAMLError) as exc:
+        raise DataError(f"not valid {p.suffix.lstrip('.') or 'YAML'}: {exc}", item=str(p)) from None
+    return parse_sections(data, origin=str(p))
+
+
+def read_conversation_rows(
+    path: str | Path,
+    *,
+    transcript_column: str = "transcript",
+    summary_column: str = "summary",
+    id_column: str = "id",
+) -> Iterator[ConversationItem | DataError]:
+    """A `ConversationItem` per JSONL row, or a `DataError` for a row that cannot be used.
+
+    The transcript is text or a list of turns ({"role", "text", "name"?, "timestamp"?});
+    the summary is text or an object mapping section names to text.
+    """
+    for index, record in enumerate(iter_records(path)):
+        if isinstance(record, DataError):
+            yield record
+            continue
+        row: dict[str, Any] = {
+            "transcript": record.get(transcript_column),
+            "summary": record.get(summary_column),
+        }
+        if record.get(id_column) not in (None, ""):
+            row["id"] = record[id_column]
+        for column, key in ((transcript_column, "transcript"), (summary_column, "summary")):
+            if row[key] is None:
+                yield DataError("is missing", item=index, field=column)
+                break
+        else:
+            try:
+                yield coerce_conversation(row, index)
+            except DataError as exc:
+                field = exc.field or ""
+                for key, column in (("transcript", transcript_column), ("summary", summary_column)):
+                    if field.startswith(key):
+                        field = column + field[len(key) :]
+                yield DataError(exc.reason, item=index, field=field or None)
+
+
+@dataclass(frozen=True)
+class ConversationDataset:
+    """A bundled set of conversations with their section definitions."""
+
+    filename: str
+    sections_filename: str
+    description: str
+
+    def _text(self, name: str) -> str:
+        root = resources.files("sumjudge.datasets").joinpath("data")
+        return root.joinpath(name).read_text("utf-8")
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The raw rows, including `notes` naming each deliberate flaw."""
+        return [json.loads(line) for line in self._text(self.filename).splitlines() if line.strip()]
+
+    def load(self) -> list[ConversationItem]:
+        return [coerce_conversation(r, i) for i, r in enumerate(self.rows())]
+
+    def sections(self) -> list[SectionDefinition]:
+        return parse_sections(yaml.safe_load(self._text(self.sections_filename)))
+
+
+def load_contact_center_dataset() -> ConversationDataset:
+    """Four contact-centre conversations with sectioned summaries and six section definitions.
+
+    Flaws (see each row's `notes`): a wrong dollar amount ($30 for $10), a missing product
+    name with a categorical section answered in prose, a missing appointment date; the
+    fourth summary is faithful and complete.
+    """
+    return ConversationDataset(
+        "contact_center.jsonl",
+        "contact_center_sections.yaml",
+        "Contact-centre conversations with sectioned, deliberately flawed summaries",
+    )
