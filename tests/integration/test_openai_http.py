@@ -178,3 +178,28 @@ async def test_spec_shape_against_the_server(server: FakeOpenAIServer, metrics: 
     ]
     assert list(body)[:6] == head
     assert list(body)[6:] == (metrics or ["coherence", "consistency", "relevance", "fluency"])
+
+
+async def test_server_rejecting_both_length_fields_drops_max_tokens(
+    server: FakeOpenAIServer,
+) -> None:
+    server.enqueue(
+        Reply.error(
+            400,
+            "Setting 'max_tokens' and 'max_completion_tokens' at the same time is not supported",
+        )
+    )
+    out = (await ev(server, ["fluency"]).evaluate(DATA))["summary"]
+    assert out["fluency"]["score"] in (1, 2, 3)
+    first, second = (r["body"] for r in server.requests)
+    assert "max_tokens" in first and "max_completion_tokens" in first
+    assert "max_tokens" not in second and second["max_completion_tokens"] == 1024
+
+
+async def test_a_plain_400_is_not_masked_by_capability_detection(
+    server: FakeOpenAIServer,
+) -> None:
+    server.enqueue(Reply.error(400, "context length exceeded"))
+    out = (await ev(server, ["fluency"]).evaluate(DATA))["summary"]
+    assert "RequestError" in out["fluency"]["error"]
+    assert len(server.requests) == 1

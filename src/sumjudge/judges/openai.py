@@ -5,6 +5,12 @@ request (native `json_schema` structured output, token logprobs) and, when a ser
 rejects a feature, retry the same call once without it and remember the downgrade for
 this judge. The downgrade order for structured output is
 `json_schema` -> `json_object` with the schema (llama.cpp) -> `json_object` -> plain text.
+
+The reply-length cap: OpenAI's own API takes `max_completion_tokens` (and rejects the
+deprecated `max_tokens` for some models, and the two together), while some compatible
+servers silently ignore `max_completion_tokens` (llama-cpp-python 0.3 then generates until
+its context is full). So a custom `base_url` gets both fields, and whichever one the server
+rejects by name is dropped for this judge.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ __all__ = ["OpenAIJudge"]
 
 _SCHEMA_MODES = ("json_schema", "json_object_schema", "json_object", "none")
 _FEATURE_WORDS = ("response_format", "json_schema", "schema", "grammar", "logprob", "unsupported")
+_UNKNOWN_FIELD = ("extra", "unknown", "unrecognized", "unexpected", "not permitted", "support")
 
 
 class OpenAIJudge:
@@ -69,6 +76,12 @@ class OpenAIJudge:
         self._schema_mode = 0
         self._schema_confirmed = False
         self._logprobs_ok = True
+        # the OpenAI API wants max_completion_tokens; compatible servers may only know max_tokens
+        self._limit_fields: tuple[str, ...] = (
+            ("max_completion_tokens",)
+            if self.base_url is None
+            else ("max_completion_tokens", "max_tokens")
+        )
         self.capability_notes: list[str] = []
 
     async def aclose(self) -> None:
@@ -79,8 +92,9 @@ class OpenAIJudge:
             "model": self.model,
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "temperature": request.temperature,
-            "max_completion_tokens": request.max_tokens,
         }
+        for name in self._limit_fields:
+            kwargs[name] = request.max_tokens
         mode = _SCHEMA_MODES[self._schema_mode]
         if request.schema is not None:
             if mode == "json_schema":
@@ -110,6 +124,8 @@ class OpenAIJudge:
         status = error.status or 0
         if status not in (400, 404, 415, 422, 500, 501):
             return False
+        if self._drop_limit_field(message, kwargs, status):
+            return True
         # Only a rejection that names the feature counts: a 5xx is usually transient and a
         # 400 may be about something else entirely (llama.cpp answers json_schema with
         # HTTP 500 and says so).
@@ -134,6 +150,24 @@ class OpenAIJudge:
             )
             return True
         return False
+
+    def _drop_limit_field(self, message: str, kwargs: dict[str, Any], status: int) -> bool:
+        """Both length caps were sent and the server refused one of them by name."""
+        if "max_tokens" not in kwargs or "max_completion_tokens" not in kwargs:
+            return False
+        # "max_completion_tokens" does not contain "max_tokens". OpenAI names both: "'max_tokens'
+        # is not supported with this model. Use 'max_completion_tokens'", "Setting 'max_tokens'
+        # and 'max_completion_tokens' at the same time is not supported".
+        if "max_tokens" in message and "max_completion_tokens" in message:
+            drop = "max_tokens"
+        elif "max_completion_tokens" in message and any(w in message for w in _UNKNOWN_FIELD):
+            drop = "max_completion_tokens"  # a server that forbids fields it does not know
+        else:
+            return False
+        if drop in self._limit_fields:  # else a concurrent call already dropped it
+            self._limit_fields = tuple(f for f in self._limit_fields if f != drop)
+            self.capability_notes.append(f"server rejected {drop} (HTTP {status})")
+        return True
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         while True:
