@@ -15,6 +15,7 @@ rejects by name is dropped for this judge.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from typing import Any
@@ -175,49 +176,57 @@ class OpenAIJudge:
             mode = self._schema_mode
             started = time.perf_counter()
             try:
-                resp = await self._client.chat.completions.create(**kwargs)
+                # The raw response skips building the SDK's pydantic objects (a large share
+                # of per-call CPU with logprobs); we read the few fields we need ourselves.
+                raw = await self._client.chat.completions.with_raw_response.create(**kwargs)
+                data = json.loads(raw.content)
             except self._openai.APIError as exc:
                 error = self._map_error(exc)
                 if self._downgrade_for(error, {**kwargs, "_mode": mode}):
                     continue
                 raise error from exc
+            except ValueError as exc:  # not JSON: a proxy or server bug
+                raise TransientProviderError(f"the server sent a non-JSON reply: {exc}") from exc
             if "response_format" in kwargs:
                 self._schema_confirmed = True
-            return self._to_response(resp, request, kwargs, time.perf_counter() - started)
+            return self._to_response(data, request, kwargs, time.perf_counter() - started)
 
     def _to_response(
-        self, resp: Any, request: JudgeRequest, kwargs: dict[str, Any], latency: float
+        self, data: Any, request: JudgeRequest, kwargs: dict[str, Any], latency: float
     ) -> JudgeResponse:
-        if not resp.choices:
+        choices = data.get("choices") if isinstance(data, dict) else None
+        if not choices:
             raise TransientProviderError("the server returned no choices")
-        choice = resp.choices[0]
-        text = choice.message.content or ""
-        if choice.finish_reason == "length":
+        choice = choices[0]
+        text = (choice.get("message") or {}).get("content") or ""
+        finish = choice.get("finish_reason") or "stop"
+        if finish == "length":
             raise TruncatedResponseError(
                 f"reply truncated at the token limit ({request.max_tokens}); "
                 "raise max_tokens or shorten the prompt"
             )
         usage = Usage()
-        if resp.usage is not None:
-            details = getattr(resp.usage, "prompt_tokens_details", None)
-            cached = getattr(details, "cached_tokens", None) or 0 if details else 0
-            written = getattr(details, "cache_write_tokens", None) or 0 if details else 0
+        u = data.get("usage")
+        if isinstance(u, dict):
+            details = u.get("prompt_tokens_details") or {}
             usage = Usage(
-                prompt_tokens=resp.usage.prompt_tokens or 0,
-                completion_tokens=resp.usage.completion_tokens or 0,
-                cached_prompt_tokens=int(cached),
-                cache_write_tokens=int(written),
+                prompt_tokens=int(u.get("prompt_tokens") or 0),
+                completion_tokens=int(u.get("completion_tokens") or 0),
+                cached_prompt_tokens=int(details.get("cached_tokens") or 0),
+                cache_write_tokens=int(details.get("cache_write_tokens") or 0),
             )
         logprobs: tuple[TokenLogprob, ...] | None = None
         note: str | None = None
         if request.logprobs:
-            content = getattr(choice.logprobs, "content", None) if choice.logprobs else None
+            content = (choice.get("logprobs") or {}).get("content")
             if content:
                 logprobs = tuple(
                     TokenLogprob(
-                        token=t.token,
-                        logprob=float(t.logprob),
-                        top=tuple((a.token, float(a.logprob)) for a in (t.top_logprobs or [])),
+                        token=t["token"],
+                        logprob=float(t["logprob"]),
+                        top=tuple(
+                            (a["token"], float(a["logprob"])) for a in (t.get("top_logprobs") or [])
+                        ),
                     )
                     for t in content
                 )
@@ -228,12 +237,12 @@ class OpenAIJudge:
         return JudgeResponse(
             text=text,
             parsed=None,
-            finish_reason=choice.finish_reason or "stop",
+            finish_reason=finish,
             usage=usage,
             logprobs=logprobs,
             logprobs_note=note,
             latency_s=latency,
-            model=getattr(resp, "model", "") or self.model,
+            model=str(data.get("model") or self.model),
         )
 
     def _map_error(self, exc: Exception) -> ProviderError:
