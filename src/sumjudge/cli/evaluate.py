@@ -5,16 +5,28 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from ..datasets import load_simple_summarization_dataset, read_summary_rows
+from ..datasets.files import count_rows
 from ..errors import DataError
 from ..evaluators.summarization import SummarizationEvaluator
 from ..metrics import SUMMARY_METRICS
+from ..runner import RunSummary
 from ..types import SummaryData
+from ._batch import (
+    EXIT_STOPPED,
+    BatchProgress,
+    RecordSink,
+    add_batch_arguments,
+    cache_from_args,
+    price_from_args,
+    redact,
+    retry_policy_from_args,
+    secrets_from_env,
+)
 from ._common import EXIT_ITEM_ERRORS, EXIT_OK, choose_model, eprint
 
 __all__ = ["add_parser", "run"]
@@ -26,7 +38,7 @@ def add_parser(sub: Any) -> None:
         help="judge summaries against their sources",
         description="Judge summaries on coherence, consistency, relevance and fluency.",
     )
-    p.add_argument("file", nargs="?", help="JSONL or CSV with input and summary columns")
+    p.add_argument("file", nargs="?", help="JSONL, CSV or Parquet with input and summary columns")
     p.add_argument("--input-file", help="a source text file (with --summary-file)")
     p.add_argument("--summary-file", help="a summary text file (with --input-file)")
     p.add_argument("--example", action="store_true", help="judge the bundled example dataset")
@@ -37,13 +49,29 @@ def add_parser(sub: Any) -> None:
         help=f"comma-separated subset of {','.join(SUMMARY_METRICS)}",
     )
     p.add_argument("--language", help="language for explanations (default: the source's)")
-    p.add_argument("--concurrency", type=int, default=8, help="items judged at once")
     p.add_argument("--input-column", default="input")
     p.add_argument("--summary-column", default="summary")
     p.add_argument("--id-column", default="id")
-    p.add_argument("-o", "--output", help="write JSONL results here (default: stdout)")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument("--no-logprobs", action="store_true", help="do not request token logprobs")
+    p.add_argument(
+        "--single-call",
+        action="store_true",
+        help="judge all metrics in one request per item (cheaper; default: one per metric)",
+    )
+    p.add_argument(
+        "--prompt-layout",
+        choices=["source_first", "rubrics_first"],
+        default="source_first",
+        help="rubrics_first: all metric instructions in a run-wide cached system message",
+    )
+    p.add_argument(
+        "--long-source",
+        choices=["fail", "chunked"],
+        default="fail",
+        help="a source larger than the judge's window: fail the item (default) or judge it "
+        "in chunks (excerpts per claim; chunk notes for relevance)",
+    )
+    add_batch_arguments(p)
     p.set_defaults(handler=run)
 
 
@@ -73,58 +101,91 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
         summary_column=args.summary_column,
         id_column=args.id_column,
     )
-    return rows, False, None
+    return rows, False, count_rows(path)
 
 
-async def _run(args: argparse.Namespace, out: TextIO) -> int:
+async def _run(args: argparse.Namespace) -> int:
     model = choose_model(args.model, args.base_url)
     metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
+    table, price = price_from_args(args)
     evaluator = SummarizationEvaluator(
         model,
         enabled_metrics=metrics,
         base_url=args.base_url,
         explanation_language=args.language,
         logprobs=not args.no_logprobs,
+        retry_policy=retry_policy_from_args(args),
+        timeout=args.timeout,
+        cache=cache_from_args(args),
+        prices=table,
+        price=price,
+        context_window=args.context_window,
+        single_call=args.single_call,
+        prompt_layout=args.prompt_layout,
+        long_source=args.long_source,
     )
-    items, single, total = _items(args)
-    failures = 0
-    done = 0
-    progress: Any = None
-    if not single and not args.no_progress:
-        from tqdm import tqdm
-
-        progress = tqdm(total=total, unit="item", file=sys.stderr, dynamic_ncols=True)
+    secrets = secrets_from_env()
     try:
-        async for record in evaluator.evaluate_batch(items, concurrency=args.concurrency):
-            done += 1
-            data = record.to_dict()
-            failed_metrics = (
-                [m for m, r in record.result.metrics.items() if r.error] if record.result else []
-            )
-            if record.error is not None:
-                failures += 1
-                eprint(f"sumjudge: error: {record.error}")
-            elif failed_metrics:
-                failures += 1
-                eprint(f"sumjudge: row {record.index}: metric(s) failed: {failed_metrics}")
-            if single:
-                out.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-            else:
-                out.write(json.dumps(data, ensure_ascii=False) + "\n")
-                out.flush()
-            if progress is not None:
-                progress.update(1)
-                progress.set_postfix(failed=failures)
+        items, single, total = _items(args)
+        if args.dry_run:
+            estimate = evaluator.estimate_cost(items)
+            for line in estimate.lines():
+                eprint(f"sumjudge: {line}")
+            print(json.dumps(estimate.to_dict(), indent=2))
+            return EXIT_OK
+        with RecordSink(args.output, resume=args.resume, pretty=single, secrets=secrets) as sink:
+            return await _judge(args, evaluator, items, single, total, sink, secrets)
     finally:
-        if progress is not None:
-            progress.close()
         await evaluator.aclose()
-    eprint(f"sumjudge: {done} item(s) judged by {evaluator.judge_name}, {failures} with errors")
-    return EXIT_ITEM_ERRORS if failures else EXIT_OK
+        if evaluator.cache is not None:
+            evaluator.cache.close()
+
+
+async def _judge(
+    args: argparse.Namespace,
+    evaluator: SummarizationEvaluator,
+    items: Iterable[SummaryData | DataError],
+    single: bool,
+    total: int | None,
+    sink: RecordSink,
+    secrets: list[str],
+) -> int:
+    summary = RunSummary()
+    if sink.done:
+        eprint(f"sumjudge: resuming: {len(sink.done)} item(s) already done in {args.output}")
+        if total is not None:
+            total -= len(sink.done)
+    progress = BatchProgress(total, enabled=not single and not args.no_progress)
+    try:
+        async for record in evaluator.evaluate_batch(
+            items,
+            concurrency=args.concurrency,
+            requests_per_minute=args.rpm,
+            tokens_per_minute=args.tpm,
+            max_cost=args.max_cost,
+            skip=sink.done,
+            summary=summary,
+        ):
+            sink.write(record.to_dict())
+            if record.error is not None:
+                progress.write(redact(f"sumjudge: error: {record.error}", secrets))
+            elif record.status == "failed":
+                reasons = "; ".join(
+                    f"{f.get('metric') or 'item'}: {f['reason']}" for f in record.failures
+                )
+                progress.write(redact(f"sumjudge: row {record.index} failed: {reasons}", secrets))
+            progress.update(summary)
+    finally:
+        progress.close()
+    for line in summary.lines():
+        eprint(redact(f"sumjudge: {line}", secrets))
+    if args.summary_json:
+        blob = json.dumps({"judge": evaluator.judge_name, **summary.to_dict()}, indent=2)
+        Path(args.summary_json).write_text(blob + "\n", encoding="utf-8")  # noqa: ASYNC240
+    if summary.stopped:
+        return EXIT_STOPPED
+    return EXIT_ITEM_ERRORS if (summary.failed or summary.invalid) else EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            return asyncio.run(_run(args, fh))
-    return asyncio.run(_run(args, sys.stdout))
+    return asyncio.run(_run(args))

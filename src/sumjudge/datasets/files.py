@@ -1,26 +1,56 @@
-"""Reading summaries from JSONL and CSV files, row by row, with per-row errors.
+"""Reading summaries from JSONL, CSV and Parquet files, row by row, with per-row errors.
 
-Rows are yielded lazily so that files of any size stream through. A row that cannot be
-used becomes a `DataError` naming the row and the field, in place of its item, so the
-other rows are still judged.
+Rows are yielded lazily so that files of any size stream through (Parquet in record
+batches of 1,024 rows through pyarrow, the `parquet` extra). A row that cannot be used
+becomes a `DataError` naming the row and the field, in place of its item, so the other
+rows are still judged.
 """
 
 from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import DataError
+from ..errors import DataError, MissingDependencyError
 from ..types import SummaryData
 
-__all__ = ["iter_records", "read_summary_rows"]
+__all__ = ["count_rows", "iter_records", "read_summary_rows", "record_to_item"]
+
+_JSONL = (".jsonl", ".ndjson", ".json")
+
+
+def _pyarrow_parquet() -> Any:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise MissingDependencyError("pyarrow", "parquet") from None
+    return pq
+
+
+def count_rows(path: str | Path) -> int | None:
+    """Number of data rows (for progress bars), read cheaply; None if unknown."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    try:
+        if suffix in _JSONL:
+            with p.open("rb") as fh:
+                return sum(1 for line in fh if line.strip())
+        if suffix == ".csv":
+            with p.open(encoding="utf-8", newline="") as fh:
+                return sum(1 for _ in csv.DictReader(fh))
+        if suffix == ".parquet":
+            return int(_pyarrow_parquet().ParquetFile(p).metadata.num_rows)
+    except (OSError, csv.Error, UnicodeDecodeError):
+        return None
+    return None
 
 
 def iter_records(path: str | Path) -> Iterator[dict[str, Any] | DataError]:
-    """Raw records from a .jsonl/.json-lines or .csv file (index = 0-based data row)."""
+    """Raw records from a .jsonl/.json-lines, .csv or .parquet file (index = 0-based data row)."""
     p = Path(path)
     suffix = p.suffix.lower()
     if suffix in (".jsonl", ".ndjson", ".json"):
@@ -42,8 +72,14 @@ def iter_records(path: str | Path) -> Iterator[dict[str, Any] | DataError]:
     elif suffix == ".csv":
         with p.open(encoding="utf-8", newline="") as fh:
             yield from csv.DictReader(fh)
+    elif suffix == ".parquet":
+        pf = _pyarrow_parquet().ParquetFile(p)
+        for batch in pf.iter_batches(batch_size=1024):
+            yield from batch.to_pylist()
     else:
-        raise DataError(f"unsupported file type {suffix!r} (use .jsonl or .csv)", item=str(p))
+        raise DataError(
+            f"unsupported file type {suffix!r} (use .jsonl, .csv or .parquet)", item=str(p)
+        )
 
 
 def read_summary_rows(
@@ -58,16 +94,16 @@ def read_summary_rows(
         if isinstance(record, DataError):
             yield record
             continue
-        yield _to_item(record, index, input_column, summary_column, id_column)
+        yield record_to_item(record, index, input_column, summary_column, id_column)
 
 
-def _to_item(
+def record_to_item(
     record: dict[str, Any], index: int, input_column: str, summary_column: str, id_column: str
 ) -> SummaryData | DataError:
     values: dict[str, str] = {}
     for column, target in ((input_column, "input"), (summary_column, "summary")):
         value = record.get(column)
-        if value is None:
+        if value is None or (isinstance(value, float) and math.isnan(value)):
             return DataError("is missing", item=index, field=column)
         if not isinstance(value, str):
             return DataError(f"must be text, got {type(value).__name__}", item=index, field=column)
@@ -75,6 +111,8 @@ def _to_item(
             return DataError("is empty", item=index, field=column)
         values[target] = value
     raw_id = record.get(id_column)
+    if isinstance(raw_id, float) and math.isnan(raw_id):
+        raw_id = None
     return SummaryData(
         input=values["input"],
         summary=values["summary"],

@@ -58,15 +58,20 @@ async def judge_score_metric(
     summary: str,
     caller: JudgeCaller,
     options: JudgeOptions,
+    request: JudgeRequest | None = None,
 ) -> MetricResult:
-    """Judge one metric; failures come back as a MetricResult with `error`, never raised."""
-    request = metric.build_request(
-        source,
-        summary,
-        language=options.language,
-        logprobs=options.logprobs,
-        max_tokens=options.max_tokens,
-    )
+    """Judge one metric; failures come back as a MetricResult with `error`, never raised.
+
+    `request` replaces the metric's own request (another prompt layout, same reply shape).
+    """
+    if request is None:
+        request = metric.build_request(
+            source,
+            summary,
+            language=options.language,
+            logprobs=options.logprobs,
+            max_tokens=options.max_tokens,
+        )
     usage = Usage()
     calls = 0
     response: JudgeResponse | None = None

@@ -3,81 +3,33 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
+from ..cache import ResponseCache
+from ..cost import MIN_CACHEABLE_PREFIX, CostEstimate, ModelTable, Price, estimate_tokens
 from ..errors import ConfigError, DataError
-from ..judges._protocol import Judge, Usage
+from ..judges._protocol import Judge, JudgeRequest
 from ..judges._registry import get_judge
+from ..longdoc import check_context
 from ..metrics import SUMMARY_METRICS
-from ..rules import DEFAULT_RULE_BOOK, Rating, RuleBook, rate
-from ..runner import JudgeCaller, RetryPolicy, run_items
+from ..metrics._base import shared_prefix, system_message
+from ..ratelimit import RateLimiter
+from ..rules import DEFAULT_RULE_BOOK, RuleBook, rate
+from ..runner import CallStats, JudgeCaller, RetryPolicy, RunSummary, current_ledger, run_items
 from ..types import MetricResult, SummaryData
 from ._judging import JudgeOptions, judge_score_metric
+from ._layouts import build_rubrics_first_request, build_single_request, judge_single_call
+from ._records import BatchRecord, SummaryResult
 
 __all__ = ["DEFAULT_MODEL", "BatchRecord", "SummarizationEvaluator", "SummaryResult"]
 
 DEFAULT_MODEL = "google/gemini-2.5-flash"
 LOCAL_MODELS = ("local", "local-lexical")
-
-
-@dataclass(frozen=True)
-class SummaryResult:
-    """All enabled metrics' results for one summary, and the rating from the rule book."""
-
-    metrics: dict[str, MetricResult]
-    rating: Rating
-
-    @property
-    def usage(self) -> Usage:
-        total = Usage()
-        for m in self.metrics.values():
-            total = total + m.usage
-        return total
-
-    def to_dict(self) -> dict[str, Any]:
-        """The specification's JSON: {"summary": {...}}."""
-        r = self.rating
-        body: dict[str, Any] = {
-            "global_explanation": r.global_explanation,
-            "relevancy_rating": r.relevancy_rating,
-            "score": r.score,
-            "possible_issues": list(r.possible_issues),
-            "binary_score": r.binary_score,
-            "avg_score": r.avg_score,
-        }
-        for name, result in self.metrics.items():
-            body[name] = result.to_dict()
-        return {"summary": body}
-
-
-@dataclass(frozen=True)
-class BatchRecord:
-    """One input row's outcome in a batch: a result or an error, never both."""
-
-    index: int
-    id: str | None = None
-    result: SummaryResult | None = None
-    error: DataError | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"index": self.index}
-        if self.id is not None:
-            out["id"] = self.id
-        if self.result is not None:
-            out.update(self.result.to_dict())
-            out["meta"] = {**self.meta, "usage": self.result.usage.to_dict()}
-        if self.error is not None:
-            out["error"] = {
-                "field": self.error.field,
-                "message": self.error.reason,
-                "text": str(self.error),
-            }
-        return out
 
 
 def coerce_item(item: SummaryData | Mapping[str, Any], index: int | str | None) -> SummaryData:
@@ -116,7 +68,24 @@ class SummarizationEvaluator:
         logprobs: ask for token logprobs and report `weighted_score` where available.
         repair: re-ask once when a verdict cannot be parsed.
         retry_policy: back-off, attempts and per-call timeout.
-        concurrency: metric calls in flight at once per item.
+        cache: the judge-response cache: a `ResponseCache`, a path, True for the default
+            location (`$SUMJUDGE_CACHE_DIR` or the user cache dir), or None/False for none.
+        prices: price/context-window overrides (a `ModelTable`, a mapping or a JSON file).
+        price: the judge's price, overriding the table.
+        context_window: the judge's context window in tokens, overriding the table.
+        warm_prefix_tokens: for items whose shared prompt prefix is at least this long
+            (estimated), send the first metric's request alone and the others once it has
+            answered, so the provider's prompt cache holds the prefix for them. None: never.
+        single_call: judge all enabled metrics in one request per item (cheaper; the
+            judge rates all qualities in one pass, no logprob weighting). Default: one
+            request per metric.
+        prompt_layout: "source_first" (default: the metric's own prompt, source then
+            metric instructions) or "rubrics_first" (every metric's instructions in a
+            run-wide system message, cached across items; see `_layouts.py`).
+        long_source: what to do with a source that does not fit the judge's context
+            window: "fail" (default: the item fails, stating the window and the size) or
+            "chunked" (excerpts per claim for consistency, coherence and fluency; chunk
+            notes for relevance; see `longdoc.py`). Never truncated silently.
     """
 
     def __init__(
@@ -133,6 +102,14 @@ class SummarizationEvaluator:
         retry_policy: RetryPolicy | None = None,
         max_tokens: int = 1024,
         timeout: float = 120.0,
+        cache: ResponseCache | str | Path | bool | None = None,
+        prices: ModelTable | Mapping[str, Any] | str | Path | None = None,
+        price: Price | None = None,
+        context_window: int | None = None,
+        warm_prefix_tokens: int | None = MIN_CACHEABLE_PREFIX,
+        single_call: bool = False,
+        prompt_layout: str = "source_first",
+        long_source: str = "fail",
     ) -> None:
         names = list(enabled_metrics) if enabled_metrics is not None else list(SUMMARY_METRICS)
         unknown = [m for m in names if m not in SUMMARY_METRICS]
@@ -165,7 +142,32 @@ class SummarizationEvaluator:
                 model, api_key=model_credentials, base_url=base_url, timeout=timeout
             )
             self.judge_name = self.judge.name
-        self.caller = JudgeCaller(self.judge, retry_policy) if self.judge is not None else None
+        self.models = prices if isinstance(prices, ModelTable) else ModelTable(prices)
+        self.price = price or self.models.price(self.judge_name)
+        self.context_window = context_window or self.models.context_window(self.judge_name)
+        self.warm_prefix_tokens = warm_prefix_tokens
+        self.single_call = single_call
+        if prompt_layout not in ("source_first", "rubrics_first"):
+            raise ConfigError(
+                f"prompt_layout {prompt_layout!r}: choose source_first or rubrics_first"
+            )
+        self.prompt_layout = prompt_layout
+        if long_source not in ("fail", "chunked"):
+            raise ConfigError(f"long_source {long_source!r}: choose fail or chunked")
+        self.long_source = long_source
+        self._owns_cache = cache is True or isinstance(cache, (str, Path))
+        if cache is True:
+            cache = ResponseCache()
+        elif isinstance(cache, (str, Path)):
+            cache = ResponseCache(cache)
+        # (not `cache or None`: an empty ResponseCache has len() 0 and is falsy)
+        self.cache: ResponseCache | None = cache if isinstance(cache, ResponseCache) else None
+        self.caller = (
+            JudgeCaller(self.judge, retry_policy, cache=self.cache, price=self.price)
+            if self.judge is not None
+            else None
+        )
+        self.last_summary: RunSummary | None = None
 
     @property
     def metric_versions(self) -> dict[str, str]:
@@ -186,15 +188,35 @@ class SummarizationEvaluator:
         else:
             assert self.caller is not None
             caller = self.caller
-            results = await asyncio.gather(
-                *(
-                    judge_score_metric(
-                        SUMMARY_METRICS[m], item.input, item.summary, caller, self.options
-                    )
-                    for m in self.enabled_metrics
+
+            def judge(m: str) -> Any:
+                return judge_score_metric(
+                    SUMMARY_METRICS[m],
+                    item.input,
+                    item.summary,
+                    caller,
+                    self.options,
+                    request=self._layout_request(m, item),
                 )
-            )
-            metrics = {r.name: r for r in results}
+
+            names = self.enabled_metrics
+            if self.single_call:
+                metrics = await judge_single_call(
+                    [SUMMARY_METRICS[m] for m in names],
+                    item.input,
+                    item.summary,
+                    caller,
+                    self.options,
+                )
+            elif len(names) > 1 and self._warm_prefix(item):
+                # Prompt caching needs the prefix to have been processed once: ask one
+                # metric first, then the rest share its cached prefix.
+                first = await judge(names[0])
+                results = [first, *await asyncio.gather(*(judge(m) for m in names[1:]))]
+                metrics = {r.name: r for r in results}
+            else:
+                results = list(await asyncio.gather(*(judge(m) for m in names)))
+                metrics = {r.name: r for r in results}
         rating = rate(
             {m: r.score for m, r in metrics.items()},
             self.enabled_metrics,
@@ -202,6 +224,104 @@ class SummarizationEvaluator:
             failures={m: r.error or "" for m, r in metrics.items() if r.error},
         )
         return SummaryResult(metrics=metrics, rating=rating)
+
+    def _forget_failed(self, item: SummaryData, result: SummaryResult) -> None:
+        """Drop cached replies that led to a failed metric, so a re-run asks again.
+
+        (A reply that arrived is cached at once, for crash safety; one that turned out
+        unusable should not make the failure permanent.)
+        """
+        if self.cache is None or self.caller is None:
+            return
+        failed = {m for m, r in result.metrics.items() if r.error}
+        if not failed:
+            return
+        identity = self.caller.identity
+        for request in self.plan_requests(item):
+            name = request.task.split("@", 1)[0]
+            if self.single_call or name in failed:
+                self.cache.delete(self.cache.key(identity, request))
+
+    def _record(
+        self, index: int, data: SummaryData, result: SummaryResult, meta: dict[str, Any]
+    ) -> BatchRecord:
+        ledger = current_ledger()
+        if ledger is not None and self.caller is not None:
+            meta["run"] = ledger.to_dict()
+            meta["_failures"] = [
+                {"metric": f["task"].split("@", 1)[0], "attempts": f["attempts"]}
+                for f in ledger.failures
+            ]
+        return BatchRecord(index=index, id=data.id, result=result, meta=meta)
+
+    async def _evaluate_long(
+        self, item: SummaryData, window: int
+    ) -> tuple[SummaryResult, dict[str, Any]]:
+        from ._longsource import evaluate_long
+
+        return await evaluate_long(self, item, window)
+
+    def _warm_prefix(self, item: SummaryData) -> bool:
+        if self.warm_prefix_tokens is None:
+            return False
+        if len(item.input) + len(item.summary) < self.warm_prefix_tokens * 3:
+            return False  # clearly short: skip building the prefix
+        prefix = system_message(self.options.language) + shared_prefix(item.input, item.summary)
+        return estimate_tokens(prefix) >= self.warm_prefix_tokens
+
+    def _layout_request(self, name: str, item: SummaryData) -> JudgeRequest | None:
+        if self.prompt_layout != "rubrics_first":
+            return None
+        chosen = [SUMMARY_METRICS[m] for m in self.enabled_metrics]
+        return build_rubrics_first_request(
+            SUMMARY_METRICS[name], chosen, item.input, item.summary, self.options
+        )
+
+    def plan_requests(self, item: SummaryData) -> list[JudgeRequest]:
+        """The first-try requests judging `item` sends, in order (one per enabled metric)."""
+        o = self.options
+        if self.single_call:
+            chosen = [SUMMARY_METRICS[m] for m in self.enabled_metrics]
+            return [build_single_request(chosen, item.input, item.summary, o)]
+        return [
+            self._layout_request(m, item)
+            or SUMMARY_METRICS[m].build_request(
+                item.input,
+                item.summary,
+                language=o.language,
+                logprobs=o.logprobs,
+                max_tokens=o.max_tokens,
+            )
+            for m in self.enabled_metrics
+        ]
+
+    def estimate_cost(
+        self, items: Iterable[SummaryData | Mapping[str, Any] | DataError]
+    ) -> CostEstimate:
+        """A dry run: the requests, tokens and cost a batch would need; no judge is called.
+
+        Requests already in the response cache are counted as free.
+        """
+        estimate = CostEstimate(price=self.price)
+        for index, raw in enumerate(items):
+            if isinstance(raw, DataError):
+                estimate.invalid_items += 1
+                continue
+            try:
+                item = coerce_item(raw, index)
+            except DataError:
+                estimate.invalid_items += 1
+                continue
+            if self._offline is not None:
+                estimate.items += 1
+                continue
+            requests = self.plan_requests(item)
+            hits = [False] * len(requests)
+            if self.cache is not None and self.caller is not None:
+                identity = self.caller.identity
+                hits = [self.cache.key(identity, r) in self.cache for r in requests]
+            estimate.add_item(requests, hits)
+        return estimate
 
     def _offline_metrics(self, item: SummaryData) -> dict[str, MetricResult]:
         verdicts = self._offline.score(
@@ -226,33 +346,193 @@ class SummarizationEvaluator:
         items: Iterable[SummaryData | Mapping[str, Any] | DataError],
         *,
         concurrency: int = 8,
+        requests_per_minute: float | None = None,
+        tokens_per_minute: float | None = None,
+        max_cost: float | None = None,
+        skip: Container[int] | None = None,
+        summary: RunSummary | None = None,
     ) -> AsyncIterator[BatchRecord]:
         """Judge many summaries, yielding one record per item as it finishes.
 
-        A bad item (or a `DataError` placed in `items` by a loader) becomes a record with
-        `error`; the other items are judged as usual.
-        """
-        meta = {"judge": self.judge_name, "metric_versions": self.metric_versions}
+        Every item ends as exactly one record (`BatchRecord.status`): judged, failed with
+        its reason and attempts, invalid input, or not run. A bad item (or a `DataError`
+        placed in `items` by a loader) becomes a record with `error`; the others are
+        judged as usual. Records carry the input's 0-based `index`.
 
-        async def work(index: int, item: Any) -> BatchRecord:
+        Args:
+            items: the inputs, pulled lazily (so a file of any size streams through).
+            concurrency: items judged at once (each sends one request per metric).
+            requests_per_minute: client-side cap on judge requests (None: no cap).
+            tokens_per_minute: client-side cap on prompt + completion tokens.
+            max_cost: stop starting new items once this many USD were spent in this run;
+                the rest are yielded with status "not_run".
+            skip: input indices not to judge at all (already done: resume). They are not
+                yielded; `summary.skipped` counts them.
+            summary: a `RunSummary` to fill in (also kept as `self.last_summary`).
+        """
+        run = summary if summary is not None else RunSummary()
+        self.last_summary = run
+        caller = self.caller
+        before = replace(caller.stats) if caller is not None else CallStats()
+        if max_cost is not None and self.price is None and caller is not None:
+            raise ConfigError(
+                f"max_cost needs a price for {self.judge_name}: pass price=... (CLI: --price)"
+            )
+        run.priced = self.price is not None or caller is None
+        limiter = None
+        if caller is not None and (requests_per_minute or tokens_per_minute):
+            limiter = RateLimiter(requests_per_minute, tokens_per_minute)
+        saved_limiter = caller.limiter if caller is not None else None
+        if caller is not None and limiter is not None:
+            caller.limiter = limiter
+        meta_base: dict[str, Any] = {
+            "judge": self.judge_name,
+            "metric_versions": self.metric_versions,
+        }
+        if self.single_call or self.prompt_layout != "source_first":
+            meta_base["prompt_layout"] = "single_call" if self.single_call else self.prompt_layout
+
+        def stop() -> str | None:
+            if max_cost is None or caller is None:
+                return None
+            spent = caller.stats.cost_usd - before.cost_usd
+            if spent >= max_cost:
+                return f"max cost ${max_cost:g} reached (${spent:.4f} spent)"
+            return None
+
+        def not_run(index: int, pair: tuple[int, Any], reason: str) -> BatchRecord:
+            original, item = pair
+            raw_id = getattr(item, "id", None)
+            if raw_id is None and isinstance(item, Mapping):
+                raw_id = item.get("id")
+            return BatchRecord(
+                index=original,
+                id=None if raw_id is None else str(raw_id),
+                failure={"metric": None, "kind": "not_run", "reason": reason, "attempts": 0},
+            )
+
+        async def work(_: int, pair: tuple[int, Any]) -> BatchRecord:
+            index, item = pair
             if isinstance(item, DataError):
                 return BatchRecord(index=index, id=None, error=item)
             try:
                 data = coerce_item(item, index)
             except DataError as exc:
                 return BatchRecord(index=index, error=exc)
-            result = await self.evaluate_result(data)
-            return BatchRecord(index=index, id=data.id, result=result, meta=meta)
+            meta: dict[str, Any] = dict(meta_base)
+            try:
+                if self._offline is None:
+                    fit = check_context(self.plan_requests(data), self.context_window, data.input)
+                    if not fit.fits and self.long_source == "chunked" and fit.window:
+                        result, context = await self._evaluate_long(data, fit.window)
+                        meta["context"] = context
+                        return self._record(index, data, result, meta)
+                    if not fit.fits:
+                        reason = fit.message(self.judge_name)
+                        return BatchRecord(
+                            index=index,
+                            id=data.id,
+                            meta={**meta, "context": fit.to_dict()},
+                            failure={
+                                "metric": None,
+                                "kind": "context",
+                                "reason": reason,
+                                "attempts": 0,
+                            },
+                        )
+                result = await self.evaluate_result(data)
+                self._forget_failed(data, result)
+            except Exception as exc:  # an item must end as a record, whatever happened
+                return BatchRecord(
+                    index=index,
+                    id=data.id,
+                    meta=meta,
+                    failure={
+                        "metric": None,
+                        "kind": "error",
+                        "reason": f"{type(exc).__name__}: {exc}",
+                        "attempts": 0,
+                    },
+                )
+            return self._record(index, data, result, meta)
 
-        async for _, record in run_items(items, work, concurrency=concurrency):
-            yield record
+        try:
+            async for _, record in run_items(
+                _indexed(items, skip, run),
+                work,
+                concurrency=concurrency,
+                stop=stop,
+                on_stop=not_run,
+            ):
+                run.count(record.status)
+                if caller is not None:
+                    run.absorb(caller.stats, before)
+                yield record
+            if caller is not None:
+                run.absorb(caller.stats, before)
+            run.stopped = stop() if run.not_run else None
+        finally:
+            if caller is not None:
+                caller.limiter = saved_limiter
+
+    async def evaluate_dataframe(
+        self,
+        df: Any,
+        *,
+        input_column: str = "input",
+        summary_column: str = "summary",
+        id_column: str = "id",
+        **batch: Any,
+    ) -> Any:
+        """Judge a pandas DataFrame; returns a copy with result columns added.
+
+        Added columns: status, relevancy_rating, score, binary_score, avg_score,
+        `<metric>_score` and `<metric>_explanation` per enabled metric, error, cost_usd.
+        Rows keep the input's index and order. `batch` goes to `evaluate_batch`.
+        """
+        from ..datasets.files import record_to_item
+
+        columns = list(df.columns)
+
+        def rows() -> Iterator[SummaryData | DataError]:
+            for i, values in enumerate(df.itertuples(index=False, name=None)):
+                yield record_to_item(
+                    dict(zip(columns, values, strict=True)),
+                    i,
+                    input_column,
+                    summary_column,
+                    id_column,
+                )
+
+        flat: dict[int, dict[str, Any]] = {}
+        async for record in self.evaluate_batch(rows(), **batch):
+            flat[record.index] = record.to_flat_dict()
+        out = df.copy()
+        names: list[str] = []
+        for row in flat.values():
+            names.extend(k for k in row if k not in names)
+        for name in names:
+            out[name] = [flat.get(i, {}).get(name) for i in range(len(df))]
+        return out
 
     async def aclose(self) -> None:
         if self.judge is not None:
             await self.judge.aclose()
+        if self.cache is not None and self._owns_cache:
+            self.cache.close()
 
     async def __aenter__(self) -> SummarizationEvaluator:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
+
+
+def _indexed(
+    items: Iterable[Any], skip: Container[int] | None, run: RunSummary
+) -> Iterator[tuple[int, Any]]:
+    for index, item in enumerate(items):
+        if skip is not None and index in skip:
+            run.skipped += 1
+            continue
+        yield index, item

@@ -1,0 +1,177 @@
+"""Content-addressed cache of judge responses, in SQLite, with JSON values (never pickle).
+
+The key is a SHA-256 over the judge's identity (provider/model, plus the base URL of a
+custom server) and the request's fingerprint, which covers the messages, the task
+("coherence@1": metric name and version), the schema and the sampling settings. Changing
+any of these, bumping a metric's version included, misses the cache. Credentials are never
+part of a request, so they never reach the key or the stored value.
+
+Each response is written the moment it arrives (autocommit), so a run killed with
+`kill -9` loses at most the calls in flight. The database runs in WAL mode with a busy
+timeout, so several processes (or a process and its threads) can read and write at once.
+
+Location: `$SUMJUDGE_CACHE_DIR/responses.sqlite3`, else the platform's user cache directory
+(`$XDG_CACHE_HOME/sumjudge` or `~/.cache/sumjudge` on Linux, `~/Library/Caches/sumjudge` on
+macOS, `%LOCALAPPDATA%\\sumjudge\\Cache` on Windows).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sqlite3
+import sys
+import threading
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from .judges._protocol import JudgeRequest, JudgeResponse
+
+__all__ = ["ResponseCache", "default_cache_dir", "safe_identity"]
+
+_FORMAT = 1
+_URL_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
+_URL_QUERY = re.compile(r"\?[^\s@]*")
+
+
+def default_cache_dir() -> Path:
+    """`$SUMJUDGE_CACHE_DIR`, else the platform's per-user cache directory for sumjudge."""
+    explicit = os.environ.get("SUMJUDGE_CACHE_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "sumjudge" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "sumjudge"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "sumjudge"
+
+
+def safe_identity(identity: str) -> str:
+    """The identity with any URL user-info or query string removed (they may hold keys)."""
+    return _URL_QUERY.sub("", _URL_USERINFO.sub("", identity))
+
+
+class ResponseCache:
+    """Judge responses keyed by (judge identity, request fingerprint).
+
+    Example:
+        >>> cache = ResponseCache(tmp_path / "cache.sqlite3")
+        >>> key = cache.key("openai/gpt-4o-mini", request)
+        >>> cache.get(key) is None
+        True
+        >>> cache.put(key, response, identity="openai/gpt-4o-mini", task=request.task)
+
+    Args:
+        path: the database file, or a directory to hold `responses.sqlite3`; default:
+            `default_cache_dir()`.
+        busy_timeout: seconds a writer waits for another writer's lock.
+    """
+
+    def __init__(self, path: str | Path | None = None, *, busy_timeout: float = 30.0) -> None:
+        p = Path(path) if path is not None else default_cache_dir()
+        if p.suffix not in (".sqlite3", ".sqlite", ".db"):
+            p = p / "responses.sqlite3"
+        p.parent.mkdir(parents=True, exist_ok=True)
+        self.path = p
+        self.hits = 0
+        self.misses = 0
+        self.writes = 0
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(
+            str(p), timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        self._db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        self._db.execute("PRAGMA journal_mode = WAL")
+        self._db.execute("PRAGMA synchronous = NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS responses ("
+            " key TEXT PRIMARY KEY, judge TEXT NOT NULL, task TEXT NOT NULL,"
+            " format INTEGER NOT NULL, created REAL NOT NULL, value TEXT NOT NULL)"
+        )
+
+    @staticmethod
+    def key(identity: str, request: JudgeRequest) -> str:
+        """The content address of `request` sent to the judge known as `identity`."""
+        blob = json.dumps(
+            [_FORMAT, safe_identity(identity), request.task, request.fingerprint()],
+            separators=(",", ":"),
+        )
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def get(self, key: str) -> JudgeResponse | None:
+        """The stored response, or None (unreadable rows count as misses)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT value, format FROM responses WHERE key = ?", (key,)
+            ).fetchone()
+        if row is None or row[1] != _FORMAT:
+            self.misses += 1
+            return None
+        try:
+            response = JudgeResponse.from_dict(json.loads(row[0]))
+        except (ValueError, KeyError, TypeError, IndexError):
+            self.misses += 1
+            return None
+        self.hits += 1
+        return response
+
+    def put(self, key: str, response: JudgeResponse, *, identity: str, task: str) -> None:
+        """Store `response` now (committed before returning)."""
+        value = json.dumps(response.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO responses (key, judge, task, format, created, value)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (key, safe_identity(identity), task, _FORMAT, time.time(), value),
+            )
+        self.writes += 1
+
+    def delete(self, key: str) -> None:
+        """Forget one response (e.g. a reply that could not be used)."""
+        with self._lock:
+            self._db.execute("DELETE FROM responses WHERE key = ?", (key,))
+
+    def __contains__(self, key: object) -> bool:
+        with self._lock:
+            row = self._db.execute("SELECT 1 FROM responses WHERE key = ?", (key,)).fetchone()
+        return row is not None
+
+    def __len__(self) -> int:
+        with self._lock:
+            (n,) = self._db.execute("SELECT COUNT(*) FROM responses").fetchone()
+        return int(n)
+
+    def clear(self) -> None:
+        """Forget every stored response."""
+        with self._lock:
+            self._db.execute("DELETE FROM responses")
+
+    def rows(self) -> list[dict[str, Any]]:
+        """Every stored row (for inspection and tests)."""
+        with self._lock:
+            cur = self._db.execute("SELECT key, judge, task, created, value FROM responses")
+            return [
+                {"key": k, "judge": j, "task": t, "created": c, "value": json.loads(v)}
+                for k, j, t, c, v in cur.fetchall()
+            ]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> ResponseCache:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
