@@ -100,6 +100,12 @@ class JudgeCard(BaseModel):
     constant_pred: ConstantPredPolicy
     created_at: datetime
     datasets: dict[str, DatasetFigures] = {}
+    variant_notes: dict[str, str] = {}
+    """What each variant name means for this judge (e.g. ``"raw"``: the offline judge's
+    continuous score); empty for cards that only carry ``score``/``weighted_score``."""
+    data_selection: dict[str, Any] = {}
+    """How the rows were chosen from the data file (e.g. ``{"datasets": ["summeval"],
+    "limit": 80}``); empty when the whole file was used."""
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """The card as a JSON string."""
@@ -131,6 +137,8 @@ def meta_evaluate(
     predictions: Mapping[str, Sequence[float | None]],
     *,
     weighted_predictions: Mapping[str, Sequence[float | None]] | None = None,
+    extra_predictions: Mapping[str, Mapping[str, Sequence[float | None]]] | None = None,
+    variant_notes: Mapping[str, str] | None = None,
     judge: str,
     metric_versions: dict[str, str],
     data_hash: str,
@@ -161,6 +169,10 @@ def meta_evaluate(
         predictions: Metric name -> judge score per row (``None`` when unscored).
         weighted_predictions: The same for logprob-weighted scores, reported as the
             ``weighted_score`` variant beside ``score``.
+        extra_predictions: Further variants, variant name -> metric -> score per row (e.g.
+            ``{"raw": {...}}`` for the offline judge's continuous score). Their default fixed
+            threshold is the midpoint of their own observed range, not of ``score``'s.
+        variant_notes: Variant name -> what it means; recorded on the card.
         judge: The judge's name, e.g. ``"openai/gpt-4o-mini"``.
         metric_versions: Metric name -> version of the metric (prompt) that was run.
         data_hash: :func:`hash_file` of the data file.
@@ -181,9 +193,17 @@ def meta_evaluate(
             a metric has no human label in any row.
     """
     weighted = weighted_predictions or {}
+    extra = dict(extra_predictions or {})
+    for reserved in VARIANTS:
+        if reserved in extra:
+            raise ValueError(f"extra_predictions may not use the reserved variant {reserved!r}")
+    sources_by_variant: list[tuple[str, Mapping[str, Sequence[float | None]]]] = [
+        *zip(VARIANTS, (predictions, weighted), strict=True),
+        *extra.items(),
+    ]
     n = len(rows)
-    metrics = list(dict.fromkeys([*predictions, *weighted]))
-    for name, preds in [*predictions.items(), *weighted.items()]:
+    metrics = list(dict.fromkeys(m for _, preds in sources_by_variant for m in preds))
+    for name, preds in [(m, p) for _, src in sources_by_variant for m, p in src.items()]:
         if len(preds) != n:
             raise ValueError(f"predictions for {name!r} have {len(preds)} values for {n} rows")
     for i, row in enumerate(rows):
@@ -215,7 +235,7 @@ def meta_evaluate(
                 if fixed_threshold is None
                 else fixed_threshold
             )
-            for variant, source_preds in zip(VARIANTS, (predictions, weighted), strict=True):
+            for variant, source_preds in sources_by_variant:
                 if m not in source_preds:
                     continue
                 p = stats.as_float_array(source_preds[m])[idx]
@@ -223,7 +243,9 @@ def meta_evaluate(
                 if kind == "likert":
                     variants[variant] = _likert_figures(ctx, constant_pred)
                 else:
-                    variants[variant] = _binary_figures(ctx, threshold)
+                    own = variant not in VARIANTS and fixed_threshold is None
+                    thr = _default_threshold(source_preds[m], None) if own else threshold
+                    variants[variant] = _binary_figures(ctx, thr)
             per_metric[m] = MetricFigures(
                 label_kind=kind, n_labelled=int(np.sum(~np.isnan(h))), variants=variants
             )
@@ -241,6 +263,7 @@ def meta_evaluate(
         constant_pred=constant_pred,
         created_at=created_at or datetime.now(timezone.utc),
         datasets=out,
+        variant_notes=dict(variant_notes or {}),
     )
 
 
@@ -386,17 +409,31 @@ def _finite(value: float) -> float | None:
 def format_table(card: JudgeCard, *, digits: int = 3) -> str:
     """Render a card as a plain-text table: one line per dataset/metric/figure.
 
-    The ``score`` and ``weighted_score`` columns show ``value [ci_low, ci_high]``; ``n`` and
-    ``groups`` (used/skipped) come from ``score`` (``weighted_score`` if only that exists),
-    with the other variant's count after a ``|`` when it differs.
+    The ``score`` and ``weighted_score`` columns (then one per further variant, e.g. ``raw``)
+    show ``value [ci_low, ci_high]``; ``n`` and ``groups`` (used/skipped) come from ``score``
+    (the next variant if only that exists), with the other variants' counts after a ``|`` when
+    they differ.
     """
-    header = ["dataset", "metric", "labels", "figure", *VARIANTS, "n", "groups", "thr"]
+    variant_names = list(
+        dict.fromkeys(
+            [
+                *VARIANTS,
+                *(
+                    v
+                    for ds in card.datasets.values()
+                    for mf in ds.metrics.values()
+                    for v in mf.variants
+                ),
+            ]
+        )
+    )
+    header = ["dataset", "metric", "labels", "figure", *variant_names, "n", "groups", "thr"]
     lines: list[list[str]] = []
     for ds_name, ds in card.datasets.items():
         for metric, mf in ds.metrics.items():
             names = list(dict.fromkeys(f for v in mf.variants.values() for f in v))
             for fig_name in names:
-                figs = [mf.variants.get(v, {}).get(fig_name) for v in VARIANTS]
+                figs = [mf.variants.get(v, {}).get(fig_name) for v in variant_names]
                 present = [f for f in figs if f is not None]
                 lines.append(
                     [
@@ -418,7 +455,8 @@ def format_table(card: JudgeCard, *, digits: int = 3) -> str:
     rendered = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
                 for r in [header, *lines]]  # fmt: skip
     rule = "-" * max(len(r) for r in rendered)
-    return "\n".join([title, rendered[0], rule, *rendered[1:]])
+    notes = [f"{name}: {note}" for name, note in card.variant_notes.items()]
+    return "\n".join([title, rendered[0], rule, *rendered[1:], *notes])
 
 
 def _cell(fig: Figure | None, digits: int) -> str:

@@ -1,0 +1,130 @@
+"""`sumjudge meta-eval`: measure a judge against human scores and write its judge card."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..metrics import SUMMARY_METRICS
+from ._common import EXIT_OK, choose_model, eprint
+
+__all__ = ["add_parser", "run"]
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "meta-eval",
+        help="measure a judge against human-judged summaries",
+        description=(
+            "Judge human-judged summaries (rows with source, summary, source_id and "
+            "human: {coherence, consistency, relevance, fluency}) and report how well the "
+            "judge agrees with the humans: summary-level, pooled and system-level Spearman "
+            "and Kendall tau-b for Likert labels; ROC AUC and balanced accuracy for binary "
+            "labels; bootstrap 95% intervals resampling source documents."
+        ),
+    )
+    p.add_argument("file", help="JSONL of human-judged rows (e.g. the dev set)")
+    p.add_argument("--model", help="provider/model or 'local' (default: see docs)")
+    p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument("--metrics", help=f"comma-separated subset of {','.join(SUMMARY_METRICS)}")
+    p.add_argument(
+        "--dataset",
+        action="append",
+        help="keep only rows of this dataset (repeatable or comma-separated), e.g. summeval",
+    )
+    p.add_argument("--limit", type=int, help="judge at most N rows (whole source documents)")
+    p.add_argument("--concurrency", type=int, default=8, help="items judged at once")
+    p.add_argument("--n-resamples", type=int, default=1000, help="bootstrap replicates")
+    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
+    p.add_argument("--alpha", type=float, default=0.05, help="1 - confidence level")
+    p.add_argument("--card", help="write the judge card (JSON) here")
+    p.add_argument("-o", "--output", help="write per-row results (JSONL, with human labels)")
+    p.add_argument("--report", help="write an HTML report (items and the judge card) here")
+    p.add_argument("--no-logprobs", action="store_true", help="do not request token logprobs")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.set_defaults(handler=run)
+
+
+async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
+    from ..meta.run import run_meta_eval
+
+    model = choose_model(args.model, args.base_url)
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
+    datasets = (
+        [d.strip() for arg in args.dataset for d in arg.split(",") if d.strip()]
+        if args.dataset
+        else None
+    )
+    progress: Any = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        progress = tqdm(unit="item", file=sys.stderr, dynamic_ncols=True, desc="judging")
+    failures = 0
+
+    def on_record(record: Any) -> None:
+        nonlocal failures
+        if record.error is not None or (
+            record.result is not None and any(r.error for r in record.result.metrics.values())
+        ):
+            failures += 1
+        if progress is not None:
+            progress.update(1)
+            progress.set_postfix(failed=failures)
+
+    try:
+        result = await run_meta_eval(
+            path,
+            model=model,
+            base_url=args.base_url,
+            metrics=metrics,
+            concurrency=args.concurrency,
+            limit=args.limit,
+            datasets=datasets,
+            n_resamples=args.n_resamples,
+            seed=args.seed,
+            alpha=args.alpha,
+            logprobs=not args.no_logprobs,
+            on_record=on_record,
+        )
+    finally:
+        if progress is not None:
+            progress.close()
+    return result, failures
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..meta.card import format_table
+
+    path = Path(args.file)
+    if not path.exists():
+        raise SystemExit(f"sumjudge: no such file: {path}")
+    result, failures = asyncio.run(_judge(args, path))
+    card = result.card
+    print(format_table(card), flush=True)
+    if failures:
+        eprint(f"sumjudge: {failures} row(s) had failed metrics; they count as missing scores")
+    if args.card:
+        Path(args.card).write_text(card.to_json() + "\n", encoding="utf-8")
+        eprint(f"sumjudge: judge card written to {args.card}")
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            for row in result.result_dicts():
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        eprint(f"sumjudge: per-row results written to {args.output}")
+    if args.report:
+        from ..report import write_report
+
+        write_report(
+            result.result_dicts(),
+            args.report,
+            card,
+            inputs=result.rows,
+            title="sumjudge meta-evaluation",
+        )
+        eprint(f"sumjudge: report written to {args.report}")
+    return EXIT_OK
