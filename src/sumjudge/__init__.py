@@ -9,7 +9,11 @@ Example:
 
 from __future__ import annotations
 
+from .autoeval import AutoEvaluator, ConversationItem, SectionDefinition, Turn
+from .cache import ResponseCache
+from .cost import ModelTable, Price
 from .datasets import load_simple_summarization_dataset, read_summary_rows
+from .datasets.conversations import load_contact_center_dataset
 from .errors import (
     AuthError,
     ConfigError,
@@ -36,8 +40,12 @@ from .judges import (
     get_judge,
     register_provider,
 )
+from .meta import JudgeCard, format_table
+from .meta.run import meta_eval
+from .ratelimit import RateLimiter
+from .report import write_report
 from .rules import DEFAULT_RULE_BOOK, Rating, RuleBook, Threshold
-from .runner import RetryPolicy
+from .runner import RetryPolicy, RunSummary
 from .types import MetricResult, SummaryData
 
 __version__ = "0.1.0"
@@ -45,24 +53,33 @@ __version__ = "0.1.0"
 __all__ = [
     "DEFAULT_RULE_BOOK",
     "AuthError",
+    "AutoEvaluator",
     "BatchRecord",
     "ConfigError",
+    "ConversationItem",
     "DataError",
     "Judge",
+    "JudgeCard",
     "JudgeRequest",
     "JudgeResponse",
     "Message",
     "MetricResult",
     "MissingCredentialsError",
     "MissingDependencyError",
+    "ModelTable",
     "ParseError",
+    "Price",
     "ProviderError",
     "RateLimitError",
+    "RateLimiter",
     "Rating",
     "RequestError",
+    "ResponseCache",
     "RetryPolicy",
     "RuleBook",
+    "RunSummary",
     "ScriptedJudge",
+    "SectionDefinition",
     "SumjudgeError",
     "SummarizationEvaluator",
     "SummaryData",
@@ -71,10 +88,15 @@ __all__ = [
     "TokenLogprob",
     "TransientProviderError",
     "TruncatedResponseError",
+    "Turn",
     "Usage",
     "__version__",
+    "format_table",
     "get_judge",
+    "load_contact_center_dataset",
     "load_simple_summarization_dataset",
+    "meta_eval",
     "read_summary_rows",
     "register_provider",
+    "write_report",
 ]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..errors import SumjudgeError
-from . import evaluate
+from . import autoeval, evaluate, meta_eval, report
 from ._common import EXIT_CONFIG, eprint
 
 __all__ = ["build_parser", "main"]
@@ -22,6 +22,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks")
     sub = parser.add_subparsers(dest="command", required=True)
     evaluate.add_parser(sub)
+    autoeval.add_parser(sub)
+    meta_eval.add_parser(sub)
+    report.add_parser(sub)
     return parser
 
 
