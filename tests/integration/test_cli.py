@@ -152,3 +152,30 @@ def test_default_model_announcement_prefers_present_keys() -> None:
     finally:
         del os.environ["OPENAI_API_KEY"]
     assert choose_model(None, None) == "local"
+
+
+def test_report_flag_writes_html_next_to_results(tmp_path: Path) -> None:
+    report = tmp_path / "r.html"
+    with FakeOpenAIServer() as srv:
+        proc = run_cli(
+            "evaluate",
+            "--example",
+            "--model",
+            "openai/fake",
+            "--base-url",
+            srv.base_url,
+            "--report",
+            str(report),
+            "--no-progress",
+            "--no-cache",
+        )
+    assert proc.returncode in (0, 3), proc.stderr
+    html = report.read_text(encoding="utf-8")
+    results = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert len(results) == 6
+    assert html.startswith("<!DOCTYPE html>") or html.lower().startswith("<!doctype html>")
+    # nothing is fetched at view time (XML namespace URIs inside the SVGs are not fetches)
+    for attr in ('src="http', "src='http", 'href="http', "href='http", "url(http", "@import"):
+        assert attr not in html
+    for r in results:
+        assert r["id"] in html

@@ -71,6 +71,11 @@ def add_parser(sub: Any) -> None:
         help="a source larger than the judge's window: fail the item (default) or judge it "
         "in chunks (excerpts per claim; chunk notes for relevance)",
     )
+    p.add_argument(
+        "--report",
+        metavar="HTML",
+        help="also write a self-contained HTML report here (results go to -o, or next to it)",
+    )
     add_batch_arguments(p)
     p.set_defaults(handler=run)
 
@@ -133,8 +138,15 @@ async def _run(args: argparse.Namespace) -> int:
                 eprint(f"sumjudge: {line}")
             print(json.dumps(estimate.to_dict(), indent=2))
             return EXIT_OK
+        if args.report and not args.output:
+            args.output = str(Path(args.report).with_suffix(".jsonl"))
+            eprint(f"sumjudge: results for the report go to {args.output}")
+            single = False
         with RecordSink(args.output, resume=args.resume, pretty=single, secrets=secrets) as sink:
-            return await _judge(args, evaluator, items, single, total, sink, secrets)
+            code = await _judge(args, evaluator, items, single, total, sink, secrets)
+        if args.report:
+            _write_report(args, evaluator.judge_name)
+        return code
     finally:
         await evaluator.aclose()
         if evaluator.cache is not None:
@@ -185,6 +197,24 @@ async def _judge(
     if summary.stopped:
         return EXIT_STOPPED
     return EXIT_ITEM_ERRORS if (summary.failed or summary.invalid) else EXIT_OK
+
+
+def _write_report(args: argparse.Namespace, judge: str) -> None:
+    from ..report import write_report
+
+    inputs: Any
+    if args.example:
+        inputs = load_simple_summarization_dataset().load()
+    elif args.file:
+        inputs = args.file
+    else:
+        text = Path(args.input_file).read_text(encoding="utf-8")
+        summary = Path(args.summary_file).read_text(encoding="utf-8")
+        inputs = [{"input": text, "summary": summary}]
+    path = write_report(
+        args.output, args.report, inputs=inputs, title=f"sumjudge evaluate ({judge})"
+    )
+    eprint(f"sumjudge: report written to {path}")
 
 
 def run(args: argparse.Namespace) -> int:
