@@ -207,6 +207,16 @@ class CostEstimate:
                 self.cacheable_prompt_tokens += prefix
             first_sent = True
 
+    def add_requests(self, requests: list[JudgeRequest], already_cached: list[bool]) -> None:
+        """Requests that belong to the run, not to one item (e.g. rubric generation)."""
+        for request, hit in zip(requests, already_cached, strict=True):
+            self.requests += 1
+            if hit:
+                self.cached_in_response_cache += 1
+                continue
+            self.prompt_tokens += estimate_tokens(request.prompt_text())
+            self.completion_tokens += min(request.max_tokens, ASSUMED_COMPLETION_TOKENS)
+
     def cost(self, *, prompt_caching: bool) -> float | None:
         if self.price is None:
             return None
@@ -233,6 +243,7 @@ class CostEstimate:
             "method": f"~{CHARS_PER_TOKEN:g} characters per token (+-25%); "
             f"{ASSUMED_COMPLETION_TOKENS} completion tokens per call assumed; "
             "retries and repair re-asks not included",
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
     def lines(self) -> list[str]:
@@ -254,6 +265,7 @@ class CostEstimate:
                 f"${low:.4f} if the shared prefix is cached"
             )
         lines.append(f"method: {d['method']}")
+        lines.extend(f"note: {n}" for n in self.notes)
         return lines
 
 

@@ -50,6 +50,7 @@ async def test_bad_items_become_records_and_others_still_run() -> None:
     out = records[1].to_dict()
     assert out == {
         "index": 1,
+        "status": "invalid",
         "error": {
             "field": "summary",
             "message": "is missing",

@@ -137,6 +137,8 @@ def test_cli_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
                 "--no-progress",
                 "--rubric-cache",
                 str(tmp_path / "rubrics.json"),
+                "--cache-dir",
+                str(tmp_path / "cache"),
                 "-o",
                 str(out),
             ]
@@ -188,6 +190,7 @@ def test_cli_file_with_bad_row(tmp_path: Path, capsys: pytest.CaptureFixture[str
                 "--metrics",
                 "adherence,completeness",
                 "--no-progress",
+                "--no-cache",
             ]
         )
     captured = capsys.readouterr()
@@ -196,4 +199,4 @@ def test_cli_file_with_bad_row(tmp_path: Path, capsys: pytest.CaptureFixture[str
     lines = [json.loads(line) for line in captured.out.splitlines()]
     assert {line["index"] for line in lines} == {0, 1}
     good = next(line for line in lines if line["index"] == 0)
-    assert list(good)[:4] == ["index", "id", "adherence", "completeness"]
+    assert list(good)[:5] == ["index", "status", "id", "adherence", "completeness"]

@@ -43,11 +43,18 @@ async def judge_json(
     *,
     repair: bool = True,
 ) -> Judged[T]:
-    """Call the judge and read its reply with `read`; re-ask once if it cannot be read."""
+    """Call the judge and read its reply with `read`; re-ask once if it cannot be read.
+
+    When the value cannot be had, the replies that led there are dropped from the
+    response cache, so a re-run (or `--resume`) asks again instead of replaying the
+    failure.
+    """
     out: Judged[T] = Judged()
     response: JudgeResponse | None = None
+    answered: list[JudgeRequest] = []
     try:
         response = await caller.call(request)
+        answered.append(request)
         out.calls += 1
         out.usage = out.usage + response.usage
         try:
@@ -55,7 +62,9 @@ async def judge_json(
         except ParseError as first:
             if not repair:
                 raise
-            response = await caller.call(repair_request(request, response.text, str(first)))
+            again = repair_request(request, response.text, str(first))
+            response = await caller.call(again)
+            answered.append(again)
             out.calls += 1
             out.usage = out.usage + response.usage
             out.value = read(response)
@@ -65,4 +74,14 @@ async def judge_json(
     except ParseError as exc:
         out.error = f"unparseable verdict: {exc}"
         out.raw_reply = (response.text if response is not None else exc.raw)[:2000]
+    if out.error is not None:
+        _forget(caller, answered)
     return out
+
+
+def _forget(caller: JudgeCaller, requests: list[JudgeRequest]) -> None:
+    cache = caller.cache
+    if cache is None:
+        return
+    for r in requests:
+        cache.delete(cache.key(caller.identity, r))

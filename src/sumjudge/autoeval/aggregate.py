@@ -21,6 +21,7 @@ class DatasetSummary:
     def __init__(self) -> None:
         self.items = 0
         self.item_errors = 0
+        self.not_run = 0
         self._metric: dict[str, list[float]] = {}
         self._metric_na: dict[str, int] = {}
         self._metric_failed: dict[str, int] = {}
@@ -29,7 +30,10 @@ class DatasetSummary:
     def add(self, record: AutoRecord) -> None:
         self.items += 1
         if record.result is None:
-            self.item_errors += 1
+            if record.status == "not_run":
+                self.not_run += 1  # never judged (the run stopped): not an error of the row
+            else:
+                self.item_errors += 1
             return
         for name, m in record.result.metrics.items():
             self._metric.setdefault(name, [])
@@ -64,12 +68,19 @@ class DatasetSummary:
                     for s, v in self._section.get(name, {}).items()
                 },
             }
-        return {"items": self.items, "item_errors": self.item_errors, "metrics": metrics}
+        out: dict[str, Any] = {"items": self.items, "item_errors": self.item_errors}
+        if self.not_run:
+            out["not_run"] = self.not_run
+        out["metrics"] = metrics
+        return out
 
     def render(self) -> str:
         """A short plain-text table for the terminal."""
         data = self.to_dict()
-        lines = [f"{data['items']} item(s), {data['item_errors']} unusable"]
+        head = f"{data['items']} item(s), {data['item_errors']} unusable"
+        if self.not_run:
+            head += f", {self.not_run} not run"
+        lines = [head]
         for name, m in data["metrics"].items():
             avg = "n/a" if m["average"] is None else f"{m['average']:.2f}"
             unit = "" if name == "consistency" else "%"

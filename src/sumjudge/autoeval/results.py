@@ -289,31 +289,70 @@ class AutoEvalResult:
 
 @dataclass(frozen=True)
 class AutoRecord:
-    """One input row's outcome in a batch: a result or a `DataError`, never both."""
+    """One input row's outcome in a batch.
+
+    Exactly one of: `result` (judged; some metrics may have failed), `error` (the input
+    row is unusable), or `failure` (the item could not be judged at all, or was not run).
+
+    `status` is "ok", "failed", "invalid" or "not_run", as for the summarization
+    evaluator's `BatchRecord`; `failures` lists each failed metric (or the item) with its
+    reason and the number of attempts made.
+    """
 
     index: int
     id: str | None = None
     result: AutoEvalResult | None = None
     error: DataError | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    failure: dict[str, Any] | None = None
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "invalid"
+        if self.failure is not None:
+            return "not_run" if self.failure.get("kind") == "not_run" else "failed"
+        if self.result is not None and self.result.errors:
+            return "failed"
+        return "ok"
+
+    @property
+    def failures(self) -> list[dict[str, Any]]:
+        if self.failure is not None:
+            return [self.failure]
+        if self.result is None:
+            return []
+        by_task = {f["metric"]: f for f in self.meta.get("_failures", [])}
+        out: list[dict[str, Any]] = []
+        for name, m in self.result.metrics.items():
+            if m.error:
+                attempts = by_task.get(name, {}).get("attempts", m.calls)
+                out.append({"metric": name, "reason": m.error, "attempts": attempts})
+        return out
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"index": self.index}
+        out: dict[str, Any] = {"index": self.index, "status": self.status}
         if self.id is not None:
             out["id"] = self.id
+        meta = {k: v for k, v in self.meta.items() if not k.startswith("_")}
         if self.result is not None:
             body = self.result.to_dict()
             body.pop("id", None)
             out.update(body)
-            out["meta"] = {
-                **self.meta,
-                "calls": self.result.calls,
-                "usage": self.result.usage.to_dict(),
-            }
+            meta["calls"] = self.result.calls
+            meta["usage"] = self.result.usage.to_dict()
+        if meta:
+            out["meta"] = meta
         if self.error is not None:
             out["error"] = {
                 "field": self.error.field,
                 "message": self.error.reason,
                 "text": str(self.error),
             }
+        elif self.failure is not None:  # item-level failure: readable where errors are read
+            reason = str(self.failure.get("reason", ""))
+            out["error"] = {"field": None, "message": reason, "text": reason}
+        failures = self.failures
+        if failures:
+            out["failures"] = failures
         return out

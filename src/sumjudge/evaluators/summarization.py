@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +17,10 @@ from ..judges._registry import get_judge
 from ..longdoc import check_context
 from ..metrics import SUMMARY_METRICS
 from ..metrics._base import shared_prefix, system_message
-from ..ratelimit import RateLimiter
 from ..rules import DEFAULT_RULE_BOOK, RuleBook, rate
-from ..runner import CallStats, JudgeCaller, RetryPolicy, RunSummary, current_ledger, run_items
+from ..runner import JudgeCaller, RetryPolicy, RunSummary, current_ledger
 from ..types import MetricResult, SummaryData
+from ._batch import item_id, open_cache, run_batch
 from ._judging import JudgeOptions, judge_score_metric
 from ._layouts import build_rubrics_first_request, build_single_request, judge_single_call
 from ._records import BatchRecord, SummaryResult
@@ -155,13 +154,8 @@ class SummarizationEvaluator:
         if long_source not in ("fail", "chunked"):
             raise ConfigError(f"long_source {long_source!r}: choose fail or chunked")
         self.long_source = long_source
-        self._owns_cache = cache is True or isinstance(cache, (str, Path))
-        if cache is True:
-            cache = ResponseCache()
-        elif isinstance(cache, (str, Path)):
-            cache = ResponseCache(cache)
-        # (not `cache or None`: an empty ResponseCache has len() 0 and is falsy)
-        self.cache: ResponseCache | None = cache if isinstance(cache, ResponseCache) else None
+        self.cache: ResponseCache | None
+        self.cache, self._owns_cache = open_cache(cache)
         self.caller = (
             JudgeCaller(self.judge, retry_policy, cache=self.cache, price=self.price)
             if self.judge is not None
@@ -372,19 +366,6 @@ class SummarizationEvaluator:
         """
         run = summary if summary is not None else RunSummary()
         self.last_summary = run
-        caller = self.caller
-        before = replace(caller.stats) if caller is not None else CallStats()
-        if max_cost is not None and self.price is None and caller is not None:
-            raise ConfigError(
-                f"max_cost needs a price for {self.judge_name}: pass price=... (CLI: --price)"
-            )
-        run.priced = self.price is not None or caller is None
-        limiter = None
-        if caller is not None and (requests_per_minute or tokens_per_minute):
-            limiter = RateLimiter(requests_per_minute, tokens_per_minute)
-        saved_limiter = caller.limiter if caller is not None else None
-        if caller is not None and limiter is not None:
-            caller.limiter = limiter
         meta_base: dict[str, Any] = {
             "judge": self.judge_name,
             "metric_versions": self.metric_versions,
@@ -392,27 +373,14 @@ class SummarizationEvaluator:
         if self.single_call or self.prompt_layout != "source_first":
             meta_base["prompt_layout"] = "single_call" if self.single_call else self.prompt_layout
 
-        def stop() -> str | None:
-            if max_cost is None or caller is None:
-                return None
-            spent = caller.stats.cost_usd - before.cost_usd
-            if spent >= max_cost:
-                return f"max cost ${max_cost:g} reached (${spent:.4f} spent)"
-            return None
-
-        def not_run(index: int, pair: tuple[int, Any], reason: str) -> BatchRecord:
-            original, item = pair
-            raw_id = getattr(item, "id", None)
-            if raw_id is None and isinstance(item, Mapping):
-                raw_id = item.get("id")
+        def not_run(index: int, item: Any, reason: str) -> BatchRecord:
             return BatchRecord(
-                index=original,
-                id=None if raw_id is None else str(raw_id),
+                index=index,
+                id=item_id(item),
                 failure={"metric": None, "kind": "not_run", "reason": reason, "attempts": 0},
             )
 
-        async def work(_: int, pair: tuple[int, Any]) -> BatchRecord:
-            index, item = pair
+        async def work(index: int, item: Any) -> BatchRecord:
             if isinstance(item, DataError):
                 return BatchRecord(index=index, id=None, error=item)
             try:
@@ -456,24 +424,21 @@ class SummarizationEvaluator:
                 )
             return self._record(index, data, result, meta)
 
-        try:
-            async for _, record in run_items(
-                _indexed(items, skip, run),
-                work,
-                concurrency=concurrency,
-                stop=stop,
-                on_stop=not_run,
-            ):
-                run.count(record.status)
-                if caller is not None:
-                    run.absorb(caller.stats, before)
-                yield record
-            if caller is not None:
-                run.absorb(caller.stats, before)
-            run.stopped = stop() if run.not_run else None
-        finally:
-            if caller is not None:
-                caller.limiter = saved_limiter
+        async for record in run_batch(
+            items,
+            work,
+            not_run,
+            caller=self.caller,
+            price=self.price,
+            judge_name=self.judge_name,
+            run=run,
+            concurrency=concurrency,
+            requests_per_minute=requests_per_minute,
+            tokens_per_minute=tokens_per_minute,
+            max_cost=max_cost,
+            skip=skip,
+        ):
+            yield record
 
     async def evaluate_dataframe(
         self,
@@ -526,13 +491,3 @@ class SummarizationEvaluator:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
-
-
-def _indexed(
-    items: Iterable[Any], skip: Container[int] | None, run: RunSummary
-) -> Iterator[tuple[int, Any]]:
-    for index, item in enumerate(items):
-        if skip is not None and index in skip:
-            run.skipped += 1
-            continue
-        yield index, item
