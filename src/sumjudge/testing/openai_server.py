@@ -623,6 +623,17 @@ class FakeOpenAIServer:
             return self._error(path, reply)
         return self._completion(path, body, reply)
 
+    async def _next_reply(self, body: dict[str, Any]) -> Reply:
+        """The scripted reply (after its delays) or the responder's, for the non-OpenAI routes."""
+        with self._lock:
+            reply = self._queue.popleft() if self._queue else None
+        if reply is None:
+            reply = await self._respond(body)
+        while reply.kind == "delay":
+            await asyncio.sleep(reply.seconds)
+            reply = reply.then if reply.then is not None else await self._respond(body)
+        return reply
+
     async def _handle_gemini(self, request: web.Request) -> web.Response:
         """The Gemini `generateContent` protocol, answered by the same script and responder.
 
@@ -639,13 +650,7 @@ class FakeOpenAIServer:
         if not isinstance(gbody, dict):
             return self._gemini_error(path, Reply.error(400, "Request body must be JSON"))
         body = _gemini_to_chat(gbody, request.match_info["model"])
-        with self._lock:
-            reply = self._queue.popleft() if self._queue else None
-        if reply is None:
-            reply = await self._respond(body)
-        while reply.kind == "delay":
-            await asyncio.sleep(reply.seconds)
-            reply = reply.then if reply.then is not None else await self._respond(body)
+        reply = await self._next_reply(body)
         if reply.kind == "reset":
             if request.transport is not None:
                 request.transport.abort()
@@ -704,13 +709,7 @@ class FakeOpenAIServer:
         if not isinstance(abody, dict):
             return self._anthropic_error(path, Reply.error(400, "Request body must be JSON"))
         body, marked = _anthropic_to_chat(abody)
-        with self._lock:
-            reply = self._queue.popleft() if self._queue else None
-        if reply is None:
-            reply = await self._respond(body)
-        while reply.kind == "delay":
-            await asyncio.sleep(reply.seconds)
-            reply = reply.then if reply.then is not None else await self._respond(body)
+        reply = await self._next_reply(body)
         if reply.kind == "reset":
             if request.transport is not None:
                 request.transport.abort()
