@@ -51,6 +51,16 @@ async def test_source_larger_than_the_window_fails_clearly_never_truncated() -> 
     assert (summary.ok, summary.failed) == (1, 1)
 
 
+async def test_single_evaluate_also_refuses_a_source_that_does_not_fit() -> None:
+    j = judge()
+    ev = SummarizationEvaluator(j, retry_policy=NO_WAIT, context_window=2000)
+    body = (await ev.evaluate(SummaryData(input="word " * 4000, summary="long")))["summary"]
+    assert j.requests == []
+    assert body["relevancy_rating"] is None
+    for m in ("coherence", "consistency", "relevance", "fluency"):
+        assert body[m]["score"] is None and "2000 tokens" in body[m]["error"]
+
+
 async def test_warm_prefix_sends_one_metric_first_for_long_sources() -> None:
     order: list[str] = []
 

@@ -172,7 +172,28 @@ class SummarizationEvaluator:
 
     async def evaluate(self, data: SummaryData | Mapping[str, Any]) -> dict[str, Any]:
         """Judge one summary and return the specification's JSON as a dict."""
-        return (await self.evaluate_result(data)).to_dict()
+        item = coerce_item(data, getattr(data, "id", None))
+        if self._offline is None:
+            # The same context-window check as in batches: never send a source that does
+            # not fit, never truncate it silently.
+            fit = check_context(self.plan_requests(item), self.context_window, item.input)
+            if not fit.fits and self.long_source == "chunked" and fit.window:
+                result, _ = await self._evaluate_long(item, fit.window)
+                return result.to_dict()
+            if not fit.fits:
+                reason = fit.message(self.judge_name)
+                failed = {
+                    m: MetricResult(name=m, version=SUMMARY_METRICS[m].version, error=reason)
+                    for m in self.enabled_metrics
+                }
+                rating = rate(
+                    {m: None for m in failed},
+                    self.enabled_metrics,
+                    self.rule_book,
+                    failures={m: reason for m in failed},
+                )
+                return SummaryResult(metrics=failed, rating=rating).to_dict()
+        return (await self.evaluate_result(item)).to_dict()
 
     async def evaluate_result(self, data: SummaryData | Mapping[str, Any]) -> SummaryResult:
         """Judge one summary and return the typed result."""
