@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -42,6 +43,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         eprint("sumjudge: interrupted")
         return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, like other Unix tools.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
