@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import DataError
+from ..evaluators._records import RecordOutcome
 from ..judges._protocol import Usage
 from ..types import MetricResult
 
@@ -288,7 +289,7 @@ class AutoEvalResult:
 
 
 @dataclass(frozen=True)
-class AutoRecord:
+class AutoRecord(RecordOutcome):
     """One input row's outcome in a batch.
 
     Exactly one of: `result` (judged; some metrics may have failed), `error` (the input
@@ -305,30 +306,6 @@ class AutoRecord:
     error: DataError | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     failure: dict[str, Any] | None = None
-
-    @property
-    def status(self) -> str:
-        if self.error is not None:
-            return "invalid"
-        if self.failure is not None:
-            return "not_run" if self.failure.get("kind") == "not_run" else "failed"
-        if self.result is not None and self.result.errors:
-            return "failed"
-        return "ok"
-
-    @property
-    def failures(self) -> list[dict[str, Any]]:
-        if self.failure is not None:
-            return [self.failure]
-        if self.result is None:
-            return []
-        by_task = {f["metric"]: f for f in self.meta.get("_failures", [])}
-        out: list[dict[str, Any]] = []
-        for name, m in self.result.metrics.items():
-            if m.error:
-                attempts = by_task.get(name, {}).get("attempts", m.calls)
-                out.append({"metric": name, "reason": m.error, "attempts": attempts})
-        return out
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"index": self.index, "status": self.status}

@@ -10,7 +10,7 @@ from ..judges._protocol import Usage
 from ..rules import Rating
 from ..types import MetricResult
 
-__all__ = ["BatchRecord", "SummaryResult"]
+__all__ = ["BatchRecord", "RecordOutcome", "SummaryResult"]
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,45 @@ class SummaryResult:
         return {"summary": body}
 
 
+class RecordOutcome:
+    """`status` and `failures` of a batch record, shared by both evaluators' records.
+
+    The record classes are frozen dataclasses with `result` (whose `metrics` values carry
+    `error` and `calls`), `error`, `meta` and `failure`.
+    """
+
+    result: Any
+    error: DataError | None
+    meta: dict[str, Any]
+    failure: dict[str, Any] | None
+
+    @property
+    def status(self) -> str:
+        if self.error is not None:
+            return "invalid"
+        if self.failure is not None:
+            return "not_run" if self.failure.get("kind") == "not_run" else "failed"
+        if self.result is not None and any(m.error for m in self.result.metrics.values()):
+            return "failed"
+        return "ok"
+
+    @property
+    def failures(self) -> list[dict[str, Any]]:
+        if self.failure is not None:
+            return [self.failure]
+        if self.result is None:
+            return []
+        by_task = {f["metric"]: f for f in self.meta.get("_failures", [])}
+        out: list[dict[str, Any]] = []
+        for name, m in self.result.metrics.items():
+            if m.error:
+                attempts = by_task.get(name, {}).get("attempts", m.calls)
+                out.append({"metric": name, "reason": m.error, "attempts": attempts})
+        return out
+
+
 @dataclass(frozen=True)
-class BatchRecord:
+class BatchRecord(RecordOutcome):
     """One input row's outcome in a batch.
 
     Exactly one of: `result` (judged; some metrics may have failed), `error` (the input
@@ -60,30 +97,6 @@ class BatchRecord:
     error: DataError | None = None
     meta: dict[str, Any] = field(default_factory=dict)
     failure: dict[str, Any] | None = None
-
-    @property
-    def status(self) -> str:
-        if self.error is not None:
-            return "invalid"
-        if self.failure is not None:
-            return "not_run" if self.failure.get("kind") == "not_run" else "failed"
-        if self.result is not None and any(r.error for r in self.result.metrics.values()):
-            return "failed"
-        return "ok"
-
-    @property
-    def failures(self) -> list[dict[str, Any]]:
-        if self.failure is not None:
-            return [self.failure]
-        if self.result is None:
-            return []
-        by_task = {f["metric"]: f for f in self.meta.get("_failures", [])}
-        out: list[dict[str, Any]] = []
-        for name, r in self.result.metrics.items():
-            if r.error:
-                attempts = by_task.get(name, {}).get("attempts", r.calls)
-                out.append({"metric": name, "reason": r.error, "attempts": attempts})
-        return out
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"index": self.index, "status": self.status}
