@@ -7,16 +7,17 @@ Each step takes the shared data prefix and the section plans and returns a
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..errors import ParseError, ProviderError
-from ..judges._protocol import Usage
+from ..judges._protocol import JudgeRequest, JudgeResponse, Usage
 from ..runner import JudgeCaller
 from . import accuracy as acc
 from . import adherence as adh
 from . import completeness as comp
-from ._call import describe, judge_json
+from ._call import Judged, describe, judge_json
 from ._questions import Question
 from .model import SectionDefinition, Turn
 from .offline import NEEDS_LLM
@@ -32,6 +33,28 @@ NO_FREE_FORM = (
     "(completeness applies to free-form sections only)"
 )
 EMPTY_CONTENT = "the transcript holds no content for any of this section's questions; not scored"
+
+
+_V = TypeVar("_V")
+
+
+async def _ask(
+    ctx: StepContext,
+    applicable: Sequence[SectionPlan],
+    asked: Sequence[Question],
+    build: Callable[..., JudgeRequest],
+    read: Callable[[JudgeResponse, Sequence[Question]], _V],
+) -> Judged[_V]:
+    """One judged request answering every asked question (adherence or completeness)."""
+    in_request = {q.section for q in asked}
+    request = build(
+        ctx.prefix,
+        [p.definition for p in applicable if p.definition and p.name in in_request],
+        asked,
+        language=ctx.language,
+        max_tokens=ctx.max_tokens,
+    )
+    return await judge_json(ctx.caller, request, lambda r: read(r, asked), repair=ctx.repair)
 
 
 @dataclass(frozen=True)
@@ -168,17 +191,7 @@ async def run_adherence(ctx: StepContext | None, plans: Sequence[SectionPlan]) -
     answers: dict[str, RubricAnswer] = {}
     usage, calls, metric_error, raw = Usage(), 0, None, None
     if asked and ctx is not None:
-        in_request = {q.section for q in asked}
-        request = adh.adherence_request(
-            ctx.prefix,
-            [p.definition for p in applicable if p.definition and p.name in in_request],
-            asked,
-            language=ctx.language,
-            max_tokens=ctx.max_tokens,
-        )
-        judged = await judge_json(
-            ctx.caller, request, lambda r: adh.read_answers(r, asked), repair=ctx.repair
-        )
+        judged = await _ask(ctx, applicable, asked, adh.adherence_request, adh.read_answers)
         usage, calls, raw = judged.usage, judged.calls, judged.raw_reply
         if judged.value is None:
             metric_error = judged.error
@@ -248,17 +261,7 @@ async def run_completeness(ctx: StepContext, plans: Sequence[SectionPlan]) -> Me
     usage, calls, metric_error, raw = Usage(), 0, None, None
     rubrics = {}
     if asked:
-        in_request = {q.section for q in asked}
-        request = comp.completeness_request(
-            ctx.prefix,
-            [p.definition for p in applicable if p.definition and p.name in in_request],
-            asked,
-            language=ctx.language,
-            max_tokens=ctx.max_tokens,
-        )
-        judged = await judge_json(
-            ctx.caller, request, lambda r: comp.read_rubrics(r, asked), repair=ctx.repair
-        )
+        judged = await _ask(ctx, applicable, asked, comp.completeness_request, comp.read_rubrics)
         usage, calls, raw = judged.usage, judged.calls, judged.raw_reply
         if judged.value is None:
             metric_error = judged.error
