@@ -19,7 +19,7 @@ from typing import Any
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError, ParseError
-from ..evaluators._batch import item_id, open_cache, run_batch
+from ..evaluators._batch import error_failure, item_failure, item_id, open_cache, run_batch
 from ..evaluators._judging import JudgeOptions, judge_score_metric
 from ..judges._protocol import Judge, JudgeRequest
 from ..judges._registry import get_judge
@@ -285,13 +285,7 @@ class AutoEvaluator:
         fit = check_context([probe], self.context_window, render_transcript(conv.turns))
         if fit.fits:
             return None
-        return {
-            "metric": None,
-            "kind": "context",
-            "reason": fit.message(self.judge_name),
-            "attempts": 0,
-            "context": fit.to_dict(),
-        }
+        return {**item_failure("context", fit.message(self.judge_name)), "context": fit.to_dict()}
 
     def _directives_for_estimate(
         self, definition: SectionDefinition
@@ -502,7 +496,7 @@ class AutoEvaluator:
             return AutoRecord(
                 index=index,
                 id=item_id(item),
-                failure={"metric": None, "kind": "not_run", "reason": reason, "attempts": 0},
+                failure=item_failure("not_run", reason),
             )
 
         async def work(index: int, item: Any) -> AutoRecord:
@@ -524,12 +518,7 @@ class AutoEvaluator:
                     index=index,
                     id=conv.id,
                     meta=meta,
-                    failure={
-                        "metric": None,
-                        "kind": "error",
-                        "reason": f"{type(exc).__name__}: {exc}",
-                        "attempts": 0,
-                    },
+                    failure=error_failure(exc),
                 )
             return self._record(index, conv, result, meta)
 

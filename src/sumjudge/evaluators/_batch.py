@@ -28,7 +28,14 @@ from ..errors import ConfigError
 from ..ratelimit import RateLimiter
 from ..runner import CallStats, JudgeCaller, RunSummary, run_items
 
-__all__ = ["StatusRecord", "item_id", "open_cache", "run_batch"]
+__all__ = [
+    "StatusRecord",
+    "error_failure",
+    "item_failure",
+    "item_id",
+    "open_cache",
+    "run_batch",
+]
 
 
 class StatusRecord(Protocol):
@@ -148,3 +155,17 @@ async def run_batch(
     finally:
         if caller is not None:
             caller.limiter = saved_limiter
+
+
+def item_failure(kind: str, reason: str) -> dict[str, Any]:
+    """The failure entry of an item that was not judged at all (not a single metric).
+
+    kind: "not_run" (max-cost reached), "context" (the source does not fit the judge's
+    window) or "error" (anything unexpected while judging the item).
+    """
+    return {"metric": None, "kind": kind, "reason": reason, "attempts": 0}
+
+
+def error_failure(exc: BaseException) -> dict[str, Any]:
+    """`item_failure` for an unexpected exception while judging one item."""
+    return item_failure("error", f"{type(exc).__name__}: {exc}")

@@ -20,7 +20,7 @@ from ..metrics._base import shared_prefix, system_message
 from ..rules import DEFAULT_RULE_BOOK, RuleBook, rate
 from ..runner import JudgeCaller, RetryPolicy, RunSummary, current_ledger
 from ..types import MetricResult, SummaryData
-from ._batch import item_id, open_cache, run_batch
+from ._batch import error_failure, item_failure, item_id, open_cache, run_batch
 from ._judging import JudgeOptions, judge_score_metric
 from ._layouts import build_rubrics_first_request, build_single_request, judge_single_call
 from ._records import BatchRecord, SummaryResult
@@ -398,7 +398,7 @@ class SummarizationEvaluator:
             return BatchRecord(
                 index=index,
                 id=item_id(item),
-                failure={"metric": None, "kind": "not_run", "reason": reason, "attempts": 0},
+                failure=item_failure("not_run", reason),
             )
 
         async def work(index: int, item: Any) -> BatchRecord:
@@ -422,12 +422,7 @@ class SummarizationEvaluator:
                             index=index,
                             id=data.id,
                             meta={**meta, "context": fit.to_dict()},
-                            failure={
-                                "metric": None,
-                                "kind": "context",
-                                "reason": reason,
-                                "attempts": 0,
-                            },
+                            failure=item_failure("context", reason),
                         )
                 result = await self.evaluate_result(data)
                 self._forget_failed(data, result)
@@ -436,12 +431,7 @@ class SummarizationEvaluator:
                     index=index,
                     id=data.id,
                     meta=meta,
-                    failure={
-                        "metric": None,
-                        "kind": "error",
-                        "reason": f"{type(exc).__name__}: {exc}",
-                        "attempts": 0,
-                    },
+                    failure=error_failure(exc),
                 )
             return self._record(index, data, result, meta)
 
