@@ -81,6 +81,30 @@ def test_negation_evidence(lex: OfflineScorer) -> None:
     assert any('"not"' in e for e in v.evidence)
 
 
+MEETING = (
+    "Priya: Actual spend came in at $1.31 million, so we're $110,000 over.\n"
+    "Marcus: I expect the carrier quotes by October 24th.\n"
+    "Tom: Put the reserve on the agenda for the November 18th check-in. "
+    "We're not approving it today.\n"
+    "Helen: Fine by me.\n"
+)
+
+
+def test_scaled_numbers_and_date_abbreviations_are_not_evidence(lex: OfflineScorer) -> None:
+    summary = (
+        "Spend was $1.31M, an overrun of $110K. Marcus: carrier quotes by Oct 24. "
+        "The reserve was not approved; it goes to the Nov 18 check-in."
+    )
+    v = lex.score(MEETING, summary)["consistency"]
+    facts = [e for e in v.evidence if not e.startswith("no source passage supports")]
+    assert facts == [], facts
+    wrong = lex.score(MEETING, summary.replace("$110K", "$150K").replace("Oct 24", "Aug 24"))
+    text = " ".join(wrong["consistency"].evidence)
+    assert "150K" in text
+    assert "Aug" in text
+    assert wrong["consistency"].raw < v.raw
+
+
 def test_repetition_and_broken(lex: OfflineScorer) -> None:
     out = lex.score(NEWS, NEWS_BAD + " " + NEWS_BAD)
     assert any("broken" in e or "repeat" in e for e in out["fluency"].evidence)

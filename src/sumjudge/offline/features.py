@@ -11,12 +11,12 @@ import numpy as np
 
 from .embed import Embedder, FloatArray
 from .text import (
-    DAYS,
-    MONTHS,
+    AMBIGUOUS_DATE_ABBREVIATIONS,
     NEGATIONS,
     NUMBER_WORDS,
     Unit,
     content,
+    date_word,
     names,
     ngrams,
     numbers,
@@ -343,19 +343,27 @@ def analyse(
             si.new_numbers.append(v)
         for nm in names(s, initial=info.dialogue):
             low = nm.lower()
-            if low in MONTHS or low in DAYS:
+            if date_word(low):
                 continue
             novel = low not in info.name_set and stem(low) not in info.vocab
             if novel and nm not in si.new_names:
                 si.new_names.append(nm)
         for w in words(s):
-            is_date = (w in MONTHS or w in DAYS) and w not in info.name_set
-            if is_date and w.capitalize() not in si.new_dates:
+            full = date_word(w)
+            if not full or w in AMBIGUOUS_DATE_ABBREVIATIONS:
+                continue
+            in_source = w in info.name_set or full in info.name_set
+            if not in_source and w.capitalize() not in si.new_dates:
                 si.new_dates.append(w.capitalize())
         a, b = info.windows[best]
         neg = [w for w in words(s) if w in NEGATIONS]
-        if neg and not any(info.neg_units[a:b]):
-            si.unmatched_negation = neg[0]
+        if neg:
+            # a negation is matched by any passage that supports the sentence nearly as well as
+            # the best one: the best window alone is often a neighbouring turn
+            close = np.flatnonzero(lex >= 0.8 * lex.max()) if c else [best]
+            spans = [info.windows[int(k)] for k in close] + [(a, b)]
+            if not any(any(info.neg_units[lo:hi]) for lo, hi in spans):
+                si.unmatched_negation = neg[0]
         si.broken = _broken_reason(s)
         near = set().union(*info.unit_content[max(0, a - 1) : b + 1])
         si.local_novel = len(c - near) / max(1, len(c))

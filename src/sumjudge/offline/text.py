@@ -311,6 +311,42 @@ MONTHS = frozenset(
         "desember",
     ]
 ) - {"may"}
+# Abbreviations of month and day names and what they stand for. Only unambiguous forms are
+# used when matching content words ("sat", "sun", "wed", "mar" are also ordinary words), but
+# all of them are dates, never names, when capitalised ("Oct 24", "Fri").
+DATE_ABBREVIATIONS: dict[str, str] = {
+    "jan": "january",
+    "feb": "february",
+    "mar": "march",
+    "apr": "april",
+    "jun": "june",
+    "jul": "july",
+    "aug": "august",
+    "sep": "september",
+    "sept": "september",
+    "oct": "october",
+    "nov": "november",
+    "dec": "december",
+    "okt": "oktober",
+    "des": "desember",
+    "agu": "agustus",
+    "agt": "agustus",
+    "mon": "monday",
+    "tue": "tuesday",
+    "tues": "tuesday",
+    "wed": "wednesday",
+    "thu": "thursday",
+    "thur": "thursday",
+    "thurs": "thursday",
+    "fri": "friday",
+    "sat": "saturday",
+    "sun": "sunday",
+}
+AMBIGUOUS_DATE_ABBREVIATIONS = frozenset(["mar", "mon", "wed", "sat", "sun", "dec", "des", "agu"])
+_CONTENT_ABBREVIATIONS = {
+    k: v for k, v in DATE_ABBREVIATIONS.items() if k not in AMBIGUOUS_DATE_ABBREVIATIONS
+}
+
 DAYS = frozenset(
     [
         "monday",
@@ -441,8 +477,19 @@ def stem(w: str) -> str:
 
 
 def content(text: str) -> list[str]:
-    """Stemmed content tokens (stopwords and punctuation removed)."""
-    return [stem(w) for w in words(text) if (w not in STOP and len(w) > 1) or w.isdigit()]
+    """Stemmed content tokens (stopwords and punctuation removed); unambiguous month and day
+    abbreviations count as the full name ("Oct" matches "October")."""
+    return [
+        stem(_CONTENT_ABBREVIATIONS.get(w, w))
+        for w in words(text)
+        if (w not in STOP and len(w) > 1) or w.isdigit()
+    ]
+
+
+def date_word(w: str) -> str:
+    """The full month or day name for a (lower-cased) month/day word or abbreviation, else ""."""
+    w = DATE_ABBREVIATIONS.get(w.rstrip("."), w)
+    return w if w in MONTHS or w in DAYS else ""
 
 
 def ngrams(toks: list[str], n: int) -> list[tuple[str, ...]]:
@@ -584,8 +631,16 @@ def numbers(text: str) -> set[str]:
     return {n.rstrip("0").rstrip(".") if "." in n else n for n in out}
 
 
+_NUM_WITH_SCALE = re.compile(
+    r"\d+(?:[.,]\d+)*(?:\s*(?:k|K|m|M|bn|B|thousand|million|billion|ribu|rb|juta|jt|miliar|"
+    r"milyar)\b)?"
+)
+
+
 def numbers_verbatim(text: str) -> list[str]:
-    found = [m.group(0) for m in _NUM.finditer(text)]
+    """Numbers as written, with a scale suffix kept ("$110K" -> "110K", so that it matches
+    "$110,000" in the source)."""
+    found = [m.group(0) for m in _NUM_WITH_SCALE.finditer(text)]
     found += [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in NUMBER_WORDS]
     return found
 
@@ -606,7 +661,7 @@ def names(text: str, *, initial: bool = False) -> list[str]:
                 continue
         w = re.sub(r"['’]s$", "", m.group(0))
         lw = w.lower()
-        if lw in STOP or lw in NEGATIONS or lw in NUMBER_WORDS or lw in MONTHS or lw in DAYS:
+        if lw in STOP or lw in NEGATIONS or lw in NUMBER_WORDS or date_word(lw):
             continue
         out.append(w)
     return out
