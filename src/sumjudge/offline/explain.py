@@ -134,6 +134,16 @@ _SIGNALS: dict[str, dict[str, str]] = {
         "broken": "{x:.0%} of its sentences look broken",
         "frag_dens": "it copies only short fragments of the source",
         "swap_margin": "names are placed in roles the source does not support",
+        "rep_excess": "two of its sentences overlap by {x:.0%}",
+        "jump_back": "{x:.0%} of its steps from one sentence to the next go back in the source",
+        "adjcos_mean": "consecutive sentences are only loosely related ({x:.2f})",
+        "wcov": "it covers only {x:.0%} of the weighted source content",
+        "ecov": "it is only loosely similar to the central source passages ({x:.2f})",
+        "clause_min": "its least supported clause has only {x:.0%} of its content words in the "
+        "source",
+        "lsup_min": "its least supported sentence has only {x:.0%} of its content words in the "
+        "source",
+        "nov1": "{x:.0%} of its content words do not occur in the source",
     },
     "id": {
         "nov2": "{x:.0%} pasangan katanya tidak ada di sumber",
@@ -155,8 +165,18 @@ _SIGNALS: dict[str, dict[str, str]] = {
         "broken": "{x:.0%} kalimatnya tampak rusak",
         "frag_dens": "hanya menyalin potongan pendek dari sumber",
         "swap_margin": "nama orang ditempatkan pada peran yang tidak didukung sumber",
+        "rep_excess": "dua kalimatnya tumpang tindih {x:.0%}",
+        "jump_back": "{x:.0%} perpindahan antarkalimatnya mundur dalam urutan sumber",
+        "adjcos_mean": "kalimat yang berurutan hanya sedikit berkaitan ({x:.2f})",
+        "wcov": "hanya mencakup {x:.0%} isi sumber berbobot",
+        "ecov": "hanya sedikit mirip dengan bagian inti sumber ({x:.2f})",
+        "clause_min": "klausa yang paling lemah hanya {x:.0%} kata pentingnya ada di sumber",
+        "lsup_min": "kalimat yang paling lemah hanya {x:.0%} kata pentingnya ada di sumber",
+        "nov1": "{x:.0%} kata pentingnya tidak ada di sumber",
     },
 }
+# a signal whose explanation quotes another feature's value
+_SHOWN = {"rep_excess": "rep_sent"}
 _DRIVERS = {"en": "Main signals lowering the score: ", "id": "Sinyal utama yang menurunkan skor: "}
 
 
@@ -165,8 +185,7 @@ def drivers(contrib: dict[str, float], feats: dict[str, float], lang: str) -> st
     neg = sorted((v, k) for k, v in contrib.items() if v < -0.02 and k in _SIGNALS[lang])
     if not neg:
         return ""
-    val = feats.get
-    parts = [_SIGNALS[lang][k].format(x=val(k, 0.0)) for _, k in neg[:2]]
+    parts = [_SIGNALS[lang][k].format(x=feats.get(_SHOWN.get(k, k), 0.0)) for _, k in neg[:2]]
     return _DRIVERS[lang] + "; ".join(parts) + "."
 
 

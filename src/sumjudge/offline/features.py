@@ -60,10 +60,28 @@ LEXICAL_FEATURES: tuple[str, ...] = (
     "trunc_end",
     "first_lead",
     "clause_min",
+    "jump_back",
+    "rep_excess",
 )
-EMBED_FEATURES: tuple[str, ...] = ("esup_mean", "esup_min", "ecov", "ecent", "swap_margin")
+EMBED_FEATURES: tuple[str, ...] = (
+    "esup_mean",
+    "esup_min",
+    "ecov",
+    "ecent",
+    "swap_margin",
+    "adjcos_min",
+    "adjcos_mean",
+    "wcov",
+)
 # a swapped-names variant fitting the source better by this much is reported as evidence
 SWAP_EVIDENCE = -0.01
+
+
+# With more speakers than this, who said something is a poor proxy for who does it
+# (assignments, "Wulan, please ...", and read-backs of action items by a chair), so the swap
+# check is skipped and the feature left out (calibrated models then treat it as average).
+SWAP_MAX_SPEAKERS = 3
+REP_BASELINE = 0.3
 
 
 @dataclass
@@ -88,6 +106,7 @@ class SourceInfo:
     tokens: list[str]
     emb_windows: FloatArray | None = None
     emb_units: FloatArray | None = None
+    emb_weights: FloatArray | None = None  # importance of each unit for wcov, sums to 1
 
 
 @dataclass
@@ -176,7 +195,22 @@ def analyse_source(text: str, embedder: Embedder | None) -> SourceInfo:
         win = np.stack([emb[a:b].mean(axis=0) for a, b in windows])
         win /= np.linalg.norm(win, axis=1, keepdims=True) + 1e-9
         info.emb_windows = win.astype(np.float32)
+        info.emb_weights = _embedding_importance(emb, dialogue)
     return info
+
+
+def _embedding_importance(emb: FloatArray, dialogue: bool) -> FloatArray:
+    """Weights of source units for coverage: semantic centrality (mean cosine to the other
+    units, standardised) plus, for prose, a lead prior; softmax-normalised."""
+    n = len(emb)
+    sims = emb @ emb.T
+    cent = (sims.sum(axis=1) - 1.0) / max(1, n - 1)
+    score = (cent - cent.mean()) / (cent.std() + 1e-9)
+    if not dialogue:
+        score = score + 1.0 / (1.0 + np.arange(n) / 3.0)
+    w = np.exp(1.5 * (score - score.max()))
+    weights: FloatArray = (w / w.sum()).astype(np.float32)
+    return weights
 
 
 _BROKEN_END = frozenset(
@@ -241,6 +275,32 @@ def _weak_number(v: str, info: SourceInfo) -> bool:
     if low.isalpha() and info.dialogue:
         value = NUMBER_WORDS.get(low, "")
         return value.isdigit() and int(value) <= max(2, len(info.speakers))
+    return False
+
+
+def _values(forms: set[str]) -> set[float]:
+    out: set[float] = set()
+    for f in forms:
+        try:
+            out.add(float(f))
+        except ValueError:
+            continue
+    return out
+
+
+def _derived(forms: set[str], sentence_numbers: list[str], info: SourceInfo) -> bool:
+    """A number that is the sum or difference of two numbers of the same sentence that the
+    source does state ("$86K of it: $64K freight and $22K repairs") is arithmetic on the
+    source, not a new fact."""
+    targets = _values(forms)
+    known = [_values(numbers(w)) for w in sentence_numbers if numbers(w) and numbers(w) & info.nums]
+    operands = sorted({x for vals in known for x in vals})
+    for i, a in enumerate(operands):
+        for b in operands[i + 1 :]:
+            for t in targets:
+                tol = 0.005 * max(abs(t), 1.0)
+                if abs(a + b - t) <= tol or abs(b - a - t) <= tol:
+                    return True
     return False
 
 
@@ -336,9 +396,12 @@ def analyse(
             best = int(np.argmax(lex_adj))
         lsup = float(lex.max()) if c else 1.0
         si = SentenceInfo(s, lsup, esup, best)
-        for v in numbers_verbatim(s):
+        verbatim = numbers_verbatim(s)
+        for v in verbatim:
             nv = numbers(v)
             if not nv or nv & info.nums or v in si.new_numbers or _weak_number(v, info):
+                continue
+            if _derived(nv, verbatim, info):
                 continue
             si.new_numbers.append(v)
         for nm in names(s, initial=info.dialogue):
@@ -398,7 +461,8 @@ def analyse(
     covs = [
         len(info.unit_content[i] & summary_words) / max(1, len(info.unit_content[i])) for i in top
     ]
-    lead = list(range(min(3, len(info.units))))
+    # the lead of a dialogue is greetings, not a summary of it: use the central turns instead
+    lead = list(range(min(3, len(info.units)))) if not info.dialogue else top
     lead_cov = sum(
         len(info.unit_content[i] & summary_words) / max(1, len(info.unit_content[i])) for i in lead
     ) / max(1, len(lead))
@@ -411,6 +475,7 @@ def analyse(
         if positions[j] < positions[i]
     )
     pairs = len(positions) * (len(positions) - 1) / 2
+    steps = list(itertools.pairwise(positions))
     adj = [_jaccard(sent_content[i], sent_content[i + 1]) for i in range(len(sents) - 1)]
     doubled = [f"{a} {b}" for a, b in itertools.pairwise(ws) if a == b and a.isalpha()]
     frags = _fragments(ws, info.tokens)
@@ -426,6 +491,10 @@ def analyse(
         "nov3": nov3,
         "rep3": rep3,
         "rep_sent": rep_sent,
+        # sentence overlap beyond what sentences on one topic share anyway: the maximum over
+        # pairs grows with the number of sentences, and a 15-sentence meeting summary has
+        # pairs sharing a third of their words without repeating itself
+        "rep_excess": max(0.0, rep_sent - REP_BASELINE),
         "lsup_mean": float(np.mean(lsups)),
         "lsup_min": float(np.min(lsups)),
         "bad_facts": math.log1p(sum(si.fact_errors for si in infos)),
@@ -443,6 +512,7 @@ def analyse(
         else 0.0,
         "adj_overlap": float(np.mean(adj)) if adj else 0.0,
         "order": inversions / pairs if pairs else 0.0,
+        "jump_back": sum(1 for p, q in steps if q < p) / len(steps) if steps else 0.0,
         "avg_sent_len": len(ws) / len(sents),
     }
     if emb_s is not None and info.emb_units is not None and sims is not None:
@@ -456,11 +526,22 @@ def analyse(
         feats["ecent"] = float(
             cen_s @ cen_d / (np.linalg.norm(cen_s) * np.linalg.norm(cen_d) + 1e-9)
         )
-    if sims is not None and info.dialogue and info.emb_windows is not None:
+        # topical continuity between consecutive sentences
+        adj_cos = [float(emb_s[i] @ emb_s[i + 1]) for i in range(len(sents) - 1)]
+        feats["adjcos_min"] = min(adj_cos) if adj_cos else 1.0
+        feats["adjcos_mean"] = float(np.mean(adj_cos)) if adj_cos else 1.0
+        # importance-weighted semantic coverage of the whole source
+        if info.emb_weights is not None:
+            covered = np.clip(
+                ((emb_s @ info.emb_units.T).max(axis=0) - COS_LO) / (COS_HI - COS_LO), 0.0, 1.0
+            )
+            feats["wcov"] = float(info.emb_weights @ covered)
+    chat = len(info.speakers) <= SWAP_MAX_SPEAKERS
+    if sims is not None and info.dialogue and info.emb_windows is not None and chat:
         _swap_check(infos, sims, info, embedder)
         margins = [si.swap_margin for si in infos if si.swap_margin is not None]
         feats["swap_margin"] = float(np.mean(margins)) if margins else 0.0
-    elif sims is not None:
+    elif sims is not None and not info.dialogue:
         feats["swap_margin"] = 0.0
     omitted: list[str] = []
     for i, cv in zip(top[:3], covs[:3], strict=True):

@@ -103,7 +103,7 @@ class OfflineScorer:
                 if metric == "consistency" and a.source.dialogue
                 else (self._models[metric])
             )
-            score = model.bin(raw)
+            score = min(model.bin(raw), _evidence_cap(metric, a))
             ev = evidence_for(metric, a, lang)
             out[metric] = OfflineVerdict(
                 score=score,
@@ -168,6 +168,23 @@ class OfflineScorer:
                 )
             )
         return checks
+
+
+def _evidence_cap(metric: str, a: Analysis) -> int:
+    """Highest score allowed when there is hard evidence of a flaw of the metric's kind: the
+    fitted model weighs signals on average, but a summary with a broken sentence is not fluent
+    and one that states a number the source lacks is not fully consistent, however good the
+    rest looks."""
+    broken = any(si.broken for si in a.sentences) or bool(a.doubled_words)
+    if metric == "fluency" and broken:
+        return 2
+    if metric == "coherence" and (broken or a.repeated):
+        return 2
+    if metric == "consistency" and any(
+        si.fact_errors or si.unmatched_negation for si in a.sentences
+    ):
+        return 2
+    return 3
 
 
 def _language(language: str | None, source: str) -> str:

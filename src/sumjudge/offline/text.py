@@ -442,7 +442,10 @@ SECOND_PERSON = frozenset(
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|n't|'s", re.UNICODE)
 _NUM = re.compile(r"\d+(?:[.,]\d+)*")
 _SENT_SPLIT = re.compile(r"(?<=[.!?])[\"'”’)]*\s+(?=[\"'“(]?[A-Z0-9a-z])|\n+")
-_TURN_START = re.compile(r"(?:^|\n|(?<=\s)\.\s+)\s*([A-Z][\w.'\-]*(?: [A-Z0-9][\w.'\-]*){0,2}):\s")
+# "Name:", "Name Surname:" or "Name (Role):" at a line start (or after " . " in one-line chats)
+_TURN_START = re.compile(
+    r"(?:^|\n|(?<=\s)\.\s+)\s*([A-Z][\w.'\-]*(?: [A-Z0-9][\w.'\-]*){0,2})(?: \([^()\n]{1,40}\))?:\s"
+)
 
 
 @dataclass(frozen=True)
@@ -575,6 +578,17 @@ def _resolve(body: str, speaker: str, addressee: str) -> str:
     return re.sub(r"\b[A-Za-z]+(?:['’][a-z]+)?\b", sub, body)
 
 
+def _vocative(body: str, others: list[str]) -> str:
+    """The other speaker addressed by name in a turn ("Wulan, tolong ...", "Thanks, Tom."),
+    or "" when none or several are."""
+    found = [
+        o
+        for o in others
+        if re.search(rf"(?:^|[.!?]\s+|,\s*){re.escape(o.split()[0])}\s*[,.!?]", body)
+    ]
+    return found[0] if len(found) == 1 else ""
+
+
 def source_units(source: str) -> tuple[list[Unit], bool]:
     """Split a source into units (turns for dialogues, sentences otherwise)."""
     turns = parse_turns(source)
@@ -583,9 +597,11 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
     speakers = list(dict.fromkeys(t[0] for t in turns))
     units: list[Unit] = []
     for i, (spk, seg, a, b) in enumerate(turns):
-        body = seg[len(spk) + 1 :].strip()
-        addressee = ""
-        if len(speakers) == 2:
+        body = seg[seg.index(":", len(spk)) + 1 :].strip()
+        addressee = _vocative(body, [o for o in speakers if o != spk])
+        if addressee:
+            pass  # "Wulan, please prepare ...": the person named is the one addressed
+        elif len(speakers) == 2:
             addressee = speakers[1] if spk == speakers[0] else speakers[0]
         else:
             for j in list(range(i - 1, -1, -1)) + list(range(i + 1, len(turns))):
