@@ -223,6 +223,19 @@ def test_turns_with_roles_and_vocative_addressee() -> None:
     assert units[3].resolved.startswith("Wulan: Sure, Wulan will send it to Andi")
 
 
+def test_turns_after_timestamps() -> None:
+    text = (
+        "[00:00:05] Rina (PM): Good morning.\n"
+        "[00:00:09] Bagus: Morning, Rina.\n"
+        "00:01 Rina (PM): Let's start with the launch date.\n"
+        "[00:01:30] Sari: I need two more testers.\n"
+    )
+    turns = parse_turns(text)
+    assert turns is not None
+    assert [t[0] for t in turns] == ["Rina", "Bagus", "Rina", "Sari"]
+    assert turns[1][1] == "Bagus: Morning, Rina."
+
+
 def test_hard_evidence_caps_the_score(lex: OfflineScorer) -> None:
     garbled = lex.score(NEWS, NEWS_GOOD + " The the budget budget was")
     assert garbled["fluency"].score <= 2

@@ -442,9 +442,11 @@ SECOND_PERSON = frozenset(
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|n't|'s", re.UNICODE)
 _NUM = re.compile(r"\d+(?:[.,]\d+)*")
 _SENT_SPLIT = re.compile(r"(?<=[.!?])[\"'”’)]*\s+(?=[\"'“(]?[A-Z0-9a-z])|\n+")
-# "Name:", "Name Surname:" or "Name (Role):" at a line start (or after " . " in one-line chats)
+# "Name:", "Name Surname:" or "Name (Role):" at a line start (or after " . " in one-line
+# chats), optionally after a timestamp such as "[00:12:05]" or "00:12"
 _TURN_START = re.compile(
-    r"(?:^|\n|(?<=\s)\.\s+)\s*([A-Z][\w.'\-]*(?: [A-Z0-9][\w.'\-]*){0,2})(?: \([^()\n]{1,40}\))?:\s"
+    r"(?:^|\n|(?<=\s)\.\s+)\s*(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s+)?"
+    r"([A-Z][\w.'\-]*(?: [A-Z0-9][\w.'\-]*){0,2})(?: \([^()\n]{1,40}\))?:\s"
 )
 
 
