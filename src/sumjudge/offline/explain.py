@@ -10,7 +10,7 @@ _T: dict[str, dict[str, str]] = {
     "en": {
         "number": 'the summary gives "{x}", which the source does not contain',
         "name": 'the summary names "{x}", who/which the source never mentions',
-        "date": 'the summary says "{x}", a date the source does not give',
+        "date": 'the summary says "{x}", a date the source does not give (it mentions other dates)',
         "swap": 'possible swap of people in "{s}": the source fits "{x}" better',
         "neg": 'negation "{x}" in "{s}" has no negated counterpart in the matching source passage',
         "unsup": 'no source passage supports "{s}" (best match: "{q}")',
@@ -32,7 +32,8 @@ _T: dict[str, dict[str, str]] = {
     "id": {
         "number": 'ringkasan menyebut "{x}", yang tidak ada di sumber',
         "name": 'ringkasan menyebut nama "{x}", yang tidak pernah disebut di sumber',
-        "date": 'ringkasan menyebut "{x}", tanggal/hari yang tidak ada di sumber',
+        "date": 'ringkasan menyebut "{x}", tanggal/hari yang tidak ada di sumber (sumber menyebut '
+        "yang lain)",
         "swap": 'kemungkinan orang tertukar dalam "{s}": sumber lebih cocok dengan "{x}"',
         "neg": 'negasi "{x}" dalam "{s}" tidak punya padanan di bagian sumber yang cocok',
         "unsup": 'tidak ada bagian sumber yang mendukung "{s}" (paling mirip: "{q}")',

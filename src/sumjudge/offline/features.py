@@ -12,6 +12,8 @@ import numpy as np
 from .embed import Embedder, FloatArray
 from .text import (
     AMBIGUOUS_DATE_ABBREVIATIONS,
+    DAYS,
+    MONTHS,
     NEGATIONS,
     NUMBER_WORDS,
     Unit,
@@ -104,6 +106,7 @@ class SourceInfo:
     n_words: int
     speakers: set[str]
     tokens: list[str]
+    dates: set[str] = field(default_factory=set)  # full month/day names the source uses
     emb_windows: FloatArray | None = None
     emb_units: FloatArray | None = None
     emb_weights: FloatArray | None = None  # importance of each unit for wcov, sums to 1
@@ -188,6 +191,8 @@ def analyse_source(text: str, embedder: Embedder | None) -> SourceInfo:
         n_words=len(words(text)),
         speakers={u.speaker.lower() for u in units if u.speaker},
         tokens=words(text),
+        # lenient on the source side: "Sat", "Mon", "Mar" count as the day or month here
+        dates={d for d in map(date_word, words(text)) if d},
     )
     if embedder is not None:
         emb = embedder.embed([u.resolved for u in units])
@@ -413,10 +418,13 @@ def analyse(
                 si.new_names.append(nm)
         for w in words(s):
             full = date_word(w)
-            if not full or w in AMBIGUOUS_DATE_ABBREVIATIONS:
+            if not full or w in AMBIGUOUS_DATE_ABBREVIATIONS or full in info.dates:
                 continue
-            in_source = w in info.name_set or full in info.name_set
-            if not in_source and w.capitalize() not in si.new_dates:
+            # A day or month is evidence only against a source that names other days (or
+            # months): otherwise it is usually a relative date resolved ("tomorrow" said on
+            # a Friday), and such flags were no better than chance on the dialogue sets.
+            kind = DAYS if full in DAYS else MONTHS
+            if info.dates & kind and w.capitalize() not in si.new_dates:
                 si.new_dates.append(w.capitalize())
         a, b = info.windows[best]
         neg = [w for w in words(s) if w in NEGATIONS]
