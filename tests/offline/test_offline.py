@@ -279,3 +279,16 @@ def test_arithmetic_on_source_numbers_is_not_new(lex: OfflineScorer) -> None:
     assert not [e for e in lex.score(src, derived)["consistency"].evidence if "gives" in e]
     wrong = lex.score(src, "Ops overspent $90K ($64K freight, $22K repair).")["consistency"]
     assert any('"90K"' in e for e in wrong.evidence)
+
+
+def test_keyword_coverage_separates_off_focus(lex: OfflineScorer) -> None:
+    src = (
+        "Nadia: The login crash on Android 14 is our top issue; the crash hits every login.\n"
+        "Sam: The hotfix for the login crash ships Friday. The crash rate is 4 percent.\n"
+        "Leo: I ran a half marathon on Saturday.\n"
+        "Nadia: Congrats! Back to the crash: ratings fell because of the login crash.\n"
+    )
+    on = lex.analyse(src, "The Android 14 login crash is the top issue; Sam ships a hotfix Friday.")
+    off = lex.analyse(src, "Leo ran a half marathon on Saturday and Nadia congratulated him.")
+    assert on.source.keywords[0] == ("crash", 6)
+    assert on.features["kw_cov"] > 0.5 > off.features["kw_cov"]

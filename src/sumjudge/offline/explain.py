@@ -145,6 +145,7 @@ _SIGNALS: dict[str, dict[str, str]] = {
         "lsup_min": "its least supported sentence has only {x:.0%} of its content words in the "
         "source",
         "nov1": "{x:.0%} of its content words do not occur in the source",
+        "kw_cov": "it uses only {x:.0%} of the terms the source repeats most",
     },
     "id": {
         "nov2": "{x:.0%} pasangan katanya tidak ada di sumber",
@@ -174,6 +175,7 @@ _SIGNALS: dict[str, dict[str, str]] = {
         "clause_min": "klausa yang paling lemah hanya {x:.0%} kata pentingnya ada di sumber",
         "lsup_min": "kalimat yang paling lemah hanya {x:.0%} kata pentingnya ada di sumber",
         "nov1": "{x:.0%} kata pentingnya tidak ada di sumber",
+        "kw_cov": "hanya memakai {x:.0%} istilah yang paling sering diulang sumber",
     },
 }
 # a signal whose explanation quotes another feature's value

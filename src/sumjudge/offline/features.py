@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,6 +65,7 @@ LEXICAL_FEATURES: tuple[str, ...] = (
     "clause_min",
     "jump_back",
     "rep_excess",
+    "kw_cov",
 )
 EMBED_FEATURES: tuple[str, ...] = (
     "esup_mean",
@@ -107,6 +109,7 @@ class SourceInfo:
     speakers: set[str]
     tokens: list[str]
     dates: set[str] = field(default_factory=set)  # full month/day names the source uses
+    keywords: list[tuple[str, int]] = field(default_factory=list)  # most repeated terms
     emb_windows: FloatArray | None = None
     emb_units: FloatArray | None = None
     emb_weights: FloatArray | None = None  # importance of each unit for wcov, sums to 1
@@ -193,6 +196,7 @@ def analyse_source(text: str, embedder: Embedder | None) -> SourceInfo:
         tokens=words(text),
         # lenient on the source side: "Sat", "Mon", "Mar" count as the day or month here
         dates={d for d in map(date_word, words(text)) if d},
+        keywords=_keywords(units, dialogue),
     )
     if embedder is not None:
         emb = embedder.embed([u.resolved for u in units])
@@ -202,6 +206,18 @@ def analyse_source(text: str, embedder: Embedder | None) -> SourceInfo:
         info.emb_windows = win.astype(np.float32)
         info.emb_weights = _embedding_importance(emb, dialogue)
     return info
+
+
+KEYWORDS = 20
+
+
+def _keywords(units: list[Unit], dialogue: bool) -> list[tuple[str, int]]:
+    """The source's most repeated content words (stemmed) with their counts. Turn prefixes
+    ("Rina (PM):") are left out, since every turn would repeat its speaker's name, and so
+    are bare digit groups ("000" of "110,000")."""
+    bodies = [u.text[u.text.index(":") + 1 :] if dialogue else u.text for u in units]
+    counts = Counter(w for b in bodies for w in content(b) if not w.isdigit())
+    return counts.most_common(KEYWORDS)
 
 
 def _embedding_importance(emb: FloatArray, dialogue: bool) -> FloatArray:
@@ -463,6 +479,7 @@ def analyse(
                 repeated.append((sents[i], sents[j]))
     lsups = [si.lex_support for si in infos]
     summary_words = set(stoks)
+    summary_content = {w for c in sent_content for w in c}
     # coverage of important source units
     order_imp = sorted(range(len(info.units)), key=lambda i: -info.importance[i])
     top = order_imp[: max(3, len(order_imp) // 5)]
@@ -508,6 +525,9 @@ def analyse(
         "bad_facts": math.log1p(sum(si.fact_errors for si in infos)),
         "bad_neg": float(sum(1 for si in infos if si.unmatched_negation)),
         "cov": float(np.mean(covs)) if covs else 0.0,
+        # frequency-weighted share of the source's most repeated terms that the summary uses
+        "kw_cov": sum(n for w, n in info.keywords if w in summary_content)
+        / max(1, sum(n for _, n in info.keywords)),
         "lead_cov": lead_cov,
         "log_len": math.log1p(len(ws)),
         "n_sent": float(len(sents)),
