@@ -292,3 +292,13 @@ def test_keyword_coverage_separates_off_focus(lex: OfflineScorer) -> None:
     off = lex.analyse(src, "Leo ran a half marathon on Saturday and Nadia congratulated him.")
     assert on.source.keywords[0] == ("crash", 6)
     assert on.features["kw_cov"] > 0.5 > off.features["kw_cov"]
+
+
+def test_repeated_phrase_and_two_broken_sentences(lex: OfflineScorer) -> None:
+    one = lex.score(NEWS, NEWS_GOOD + " The council approved it on Tuesday on Tuesday.")
+    assert any('repeated phrase "on tuesday"' in e for e in one["fluency"].evidence)
+    assert one["fluency"].score <= 2
+    two = lex.score(
+        NEWS, NEWS_GOOD + " The council approved it on Tuesday on Tuesday. The mayor said the"
+    )
+    assert two["fluency"].score == 1

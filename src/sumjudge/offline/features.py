@@ -234,6 +234,7 @@ def _embedding_importance(emb: FloatArray, dialogue: bool) -> FloatArray:
     return weights
 
 
+# function words a complete sentence does not end on (English and Indonesian)
 _BROKEN_END = frozenset(
     [
         "the",
@@ -251,6 +252,19 @@ _BROKEN_END = frozenset(
         "at",
         "by",
         "from",
+        "yang",
+        "dan",
+        "atau",
+        "di",
+        "ke",
+        "dari",
+        "untuk",
+        "dengan",
+        "pada",
+        "oleh",
+        "karena",
+        "selama",
+        "sejak",
     ]
 )
 
@@ -269,6 +283,10 @@ def _broken_reason(sent: str) -> str:
     for a, b in itertools.pairwise(ws):
         if a == b and a.isalpha():
             return f'doubled word "{a} {b}"'
+    for k in (2, 3, 4):
+        for i in range(len(ws) - 2 * k + 1):
+            if ws[i : i + k] == ws[i + k : i + 2 * k]:
+                return f'repeated phrase "{" ".join(ws[i : i + k])}"'
     return ""
 
 

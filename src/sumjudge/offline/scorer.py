@@ -173,9 +173,12 @@ class OfflineScorer:
 def _evidence_cap(metric: str, a: Analysis) -> int:
     """Highest score allowed when there is hard evidence of a flaw of the metric's kind: the
     fitted model weighs signals on average, but a summary with a broken sentence is not fluent
-    and one that states a number the source lacks is not fully consistent, however good the
-    rest looks."""
-    broken = any(si.broken for si in a.sentences) or bool(a.doubled_words)
+    (with two or more it is poor) and one that states a number the source lacks is not fully
+    consistent, however good the rest looks."""
+    n_broken = sum(1 for si in a.sentences if si.broken)
+    broken = n_broken > 0 or bool(a.doubled_words)
+    if metric == "fluency" and n_broken >= 2:
+        return 1
     if metric == "fluency" and broken:
         return 2
     if metric == "coherence" and (broken or a.repeated):
