@@ -302,3 +302,19 @@ def test_repeated_phrase_and_two_broken_sentences(lex: OfflineScorer) -> None:
         NEWS, NEWS_GOOD + " The council approved it on Tuesday on Tuesday. The mayor said the"
     )
     assert two["fluency"].score == 1
+
+
+def test_day_is_evidence_only_against_other_days(lex: OfflineScorer) -> None:
+    no_days = "Ann: Shall we meet tomorrow?\nBob: Yes, at the cafe.\nAnn: Great, see you.\n"
+    v = lex.score(no_days, "Ann and Bob will meet at the cafe on Friday.")["consistency"]
+    assert not [e for e in v.evidence if "a date" in e]
+    other_day = no_days.replace("tomorrow", "on Thursday")
+    w = lex.score(other_day, "Ann and Bob will meet at the cafe on Friday.")["consistency"]
+    assert any('"Friday"' in e for e in w.evidence)
+
+
+def test_dialogue_consistency_does_not_use_length() -> None:
+    from sumjudge.offline.calibration import load_dialogue_model
+
+    for mode in ("lexical", "full"):
+        assert not {"log_len", "n_sent", "compression"} & set(load_dialogue_model(mode).features)
