@@ -29,6 +29,7 @@ class InstantJudge:
     """Answers at once and keeps nothing (ScriptedJudge records requests: not for this)."""
 
     name = "bench/instant"
+    identity = "bench/instant"
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         return JudgeResponse(text=REPLY, usage=Usage(prompt_tokens=300, completion_tokens=20))

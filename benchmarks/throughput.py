@@ -86,6 +86,7 @@ class SleepJudge:
     """In-process judge that answers after `latency` s: the engine alone, no SDK or HTTP."""
 
     name = "bench/sleep"
+    identity = "bench/sleep"
 
     def __init__(self, latency: float) -> None:
         self.latency = latency

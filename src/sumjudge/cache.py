@@ -29,7 +29,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from .judges._protocol import JudgeRequest, JudgeResponse
+from .protocol import JudgeRequest, JudgeResponse
 
 __all__ = ["ResponseCache", "default_cache_dir", "safe_identity"]
 

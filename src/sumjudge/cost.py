@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .judges._protocol import JudgeRequest, Usage
+from .protocol import JudgeRequest, Usage
 
 __all__ = [
     "ASSUMED_COMPLETION_TOKENS",

@@ -18,7 +18,7 @@ from typing import Any
 
 from .cost import CHARS_PER_TOKEN, estimate_tokens
 from .errors import ParseError
-from .judges._protocol import JudgeRequest, JudgeResponse, Message
+from .protocol import JudgeRequest, JudgeResponse, Message
 
 __all__ = [
     "Chunk",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import ProviderError, RateLimitError, TransientProviderError
-from .judges._protocol import Judge, JudgeRequest, JudgeResponse, Usage
+from .protocol import Judge, JudgeRequest, JudgeResponse, Usage
 
 if TYPE_CHECKING:
     from .cache import ResponseCache
@@ -158,7 +158,7 @@ class JudgeCaller:
     @property
     def identity(self) -> str:
         """The judge's cache identity: name, plus base URL for custom servers."""
-        return str(getattr(self.judge, "identity", None) or self.judge.name)
+        return self.judge.identity
 
     async def call(self, request: JudgeRequest) -> JudgeResponse:
         """One judged request: from the cache, or from the judge with retries.

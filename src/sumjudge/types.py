@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-from .judges._protocol import Usage
+from .protocol import Usage
 
 __all__ = ["MetricResult", "SummaryData"]
 

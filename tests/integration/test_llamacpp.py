@@ -34,8 +34,8 @@ import pytest
 
 from sumjudge import RetryPolicy, SummarizationEvaluator, SummaryData
 from sumjudge.errors import TruncatedResponseError
-from sumjudge.judges._protocol import JudgeRequest, Message
 from sumjudge.judges.openai import OpenAIJudge
+from sumjudge.protocol import JudgeRequest, Message
 
 pytestmark = pytest.mark.llamacpp
 

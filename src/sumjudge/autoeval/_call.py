@@ -11,7 +11,7 @@ from typing import Generic, TypeVar
 
 from ..errors import ParseError, ProviderError
 from ..evaluators._judging import repair_request
-from ..judges._protocol import JudgeRequest, JudgeResponse, Usage
+from ..protocol import JudgeRequest, JudgeResponse, Usage
 from ..runner import JudgeCaller
 
 __all__ = ["Judged", "describe", "judge_json"]

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ParseError
-from ..judges._protocol import JudgeResponse
 from ..metrics._base import neutralize
+from ..protocol import JudgeResponse
 from ._read import reply_object
 from .model import SectionDefinition
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ParseError
-from ..judges._protocol import JudgeResponse
 from ..metrics._parse import extract_json
+from ..protocol import JudgeResponse
 
 __all__ = ["as_bool", "as_str", "reply_object", "turn_numbers"]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from ..errors import ParseError, ProviderError
-from ..judges._protocol import JudgeRequest, JudgeResponse, Usage
+from ..protocol import JudgeRequest, JudgeResponse, Usage
 from ..runner import JudgeCaller
 from . import accuracy as acc
 from . import adherence as adh

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ParseError
-from ..judges._protocol import JudgeRequest, JudgeResponse
+from ..protocol import JudgeRequest, JudgeResponse
 from ._read import as_bool, as_str, reply_object, turn_numbers
 from .model import Turn
 from .prompts import build_request, restrict

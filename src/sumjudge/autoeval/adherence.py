@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ParseError
-from ..judges._protocol import JudgeRequest, JudgeResponse
+from ..protocol import JudgeRequest, JudgeResponse
 from ._questions import ID_PATH, Question, answers_by_id, render_definitions, render_questions
 from ._read import as_bool, as_str
 from .model import SectionDefinition

@@ -21,10 +21,10 @@ from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError, ParseError
 from ..evaluators._batch import error_failure, item_failure, item_id, open_cache, run_batch
 from ..evaluators._judging import JudgeOptions, judge_score_metric
-from ..judges._protocol import Judge, JudgeRequest
 from ..judges._registry import get_judge
 from ..longdoc import check_context
 from ..metrics.consistency import CONSISTENCY
+from ..protocol import Judge, JudgeRequest
 from ..runner import JudgeCaller, RetryPolicy, RunSummary, current_ledger
 from ..types import MetricResult
 from . import accuracy as acc

@@ -14,8 +14,8 @@ import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..judges._protocol import JudgeRequest, Message
 from ..metrics._base import language_instruction, neutralize
+from ..protocol import JudgeRequest, Message
 from .model import Turn
 from .transcript import render_sections, render_transcript
 

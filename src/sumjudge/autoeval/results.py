@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import DataError
 from ..evaluators._records import RecordOutcome
-from ..judges._protocol import Usage
+from ..protocol import Usage
 from ..types import MetricResult
 
 __all__ = [

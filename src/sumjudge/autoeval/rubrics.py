@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ParseError
-from ..judges._protocol import JudgeRequest, JudgeResponse, Message, Usage
 from ..metrics._base import neutralize
+from ..protocol import JudgeRequest, JudgeResponse, Message, Usage
 from ..runner import JudgeCaller
 from ._call import judge_json
 from ._read import as_str, reply_object

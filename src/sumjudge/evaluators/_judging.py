@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import ParseError, ProviderError
-from ..judges._protocol import JudgeRequest, JudgeResponse, Message, Usage
 from ..metrics._base import ScoreMetric
 from ..metrics._parse import read_score_verdict, weighted_score
+from ..protocol import JudgeRequest, JudgeResponse, Message, Usage
 from ..runner import JudgeCaller
 from ..types import MetricResult
 

@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ParseError, ProviderError
-from ..judges._protocol import JudgeRequest, JudgeResponse, Message, Usage
 from ..metrics._base import SCORE_SCHEMA, ScoreMetric, shared_prefix, system_message
 from ..metrics._parse import extract_json, read_score_verdict
+from ..protocol import JudgeRequest, JudgeResponse, Message, Usage
 from ..runner import JudgeCaller
 from ..types import MetricResult
 from ._judging import JudgeOptions, repair_request

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import DataError
-from ..judges._protocol import Usage
+from ..protocol import Usage
 from ..rules import Rating
 from ..types import MetricResult
 

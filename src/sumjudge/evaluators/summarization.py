@@ -12,11 +12,11 @@ from pydantic import ValidationError
 from ..cache import ResponseCache
 from ..cost import MIN_CACHEABLE_PREFIX, CostEstimate, ModelTable, Price, estimate_tokens
 from ..errors import ConfigError, DataError
-from ..judges._protocol import Judge, JudgeRequest
 from ..judges._registry import get_judge
 from ..longdoc import check_context
 from ..metrics import SUMMARY_METRICS
 from ..metrics._base import shared_prefix, system_message
+from ..protocol import Judge, JudgeRequest
 from ..rules import DEFAULT_RULE_BOOK, RuleBook, rate
 from ..runner import JudgeCaller, RetryPolicy, RunSummary, current_ledger
 from ..types import MetricResult, SummaryData

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ._protocol import Judge, JudgeRequest, JudgeResponse, Message, TokenLogprob, Usage
+from ..protocol import Judge, JudgeRequest, JudgeResponse, Message, TokenLogprob, Usage
 from ._registry import available_providers, get_judge, register_provider
 from .scripted import ScriptedJudge
 

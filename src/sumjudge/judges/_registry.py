@@ -13,7 +13,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from ..errors import ConfigError
-from ._protocol import Judge
+from ..protocol import Judge
 
 __all__ = ["JudgeFactory", "available_providers", "get_judge", "register_provider"]
 

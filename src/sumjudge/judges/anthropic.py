@@ -20,8 +20,8 @@ from ..errors import (
     TransientProviderError,
     TruncatedResponseError,
 )
+from ..protocol import JudgeRequest, JudgeResponse, Usage
 from ._http import resolve_key, retry_after_seconds
-from ._protocol import JudgeRequest, JudgeResponse, Usage
 
 __all__ = ["AnthropicJudge"]
 

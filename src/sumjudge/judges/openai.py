@@ -28,8 +28,8 @@ from ..errors import (
     TransientProviderError,
     TruncatedResponseError,
 )
+from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
 from ._http import resolve_key, retry_after_seconds
-from ._protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
 
 __all__ = ["OpenAIJudge"]
 

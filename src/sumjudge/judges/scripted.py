@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias
 
 from ..errors import ScriptExhaustedError
-from ._protocol import JudgeRequest, JudgeResponse, Usage
+from ..protocol import JudgeRequest, JudgeResponse, Usage
 
 __all__ = ["ScriptItem", "ScriptedJudge"]
 
@@ -77,6 +77,11 @@ class ScriptedJudge:
         if best is not None:
             return self._queues[best]
         return self._queues.get("*")
+
+    @property
+    def identity(self) -> str:
+        """The cache identity: the name (a scripted judge has no server)."""
+        return self.name
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         self.requests.append(request)

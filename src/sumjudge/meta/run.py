@@ -36,8 +36,8 @@ from ..evaluators.summarization import (
     BatchRecord,
     SummarizationEvaluator,
 )
-from ..judges._protocol import Judge
 from ..metrics import SUMMARY_METRICS
+from ..protocol import Judge
 from ..types import SummaryData
 from .card import JudgeCard, meta_evaluate
 from .card import hash_file as _hash_file

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..judges._protocol import JudgeRequest, Message
+from ..protocol import JudgeRequest, Message
 
 __all__ = [
     "SCORE_SCHEMA",

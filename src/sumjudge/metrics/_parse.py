@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 from ..errors import ParseError
-from ..judges._protocol import JudgeResponse, TokenLogprob
+from ..protocol import JudgeResponse, TokenLogprob
 
 __all__ = ["extract_json", "read_score_verdict", "weighted_score"]
 

@@ -1,6 +1,8 @@
-"""The judge protocol: one coroutine that turns a JudgeRequest into a JudgeResponse.
+"""Wire types and the judge protocol: what crosses between sumjudge and a judge.
 
-Adapters (OpenAI, Google, Anthropic, scripted) implement it. Retries, caching and
+This module imports nothing of ours, so every layer (metrics, types, runner, judges) can
+depend on it without depending on each other. Backends (OpenAI, Google, Anthropic, the
+offline judge, scripted) implement `Judge`. Retries, caching and
 concurrency are the runner's business, never an adapter's: an adapter makes exactly one
 provider call per `complete` and maps every failure onto `sumjudge.errors`.
 """
@@ -193,12 +195,16 @@ class JudgeResponse:
 
 @runtime_checkable
 class Judge(Protocol):
-    """An LLM (or scripted stand-in) that answers judging requests.
+    """An LLM (or the offline judge, or a scripted stand-in) that answers judging requests.
 
-    `name` is "provider/model" and is part of the cache key.
+    Attributes:
+        name: "provider/model", as shown in results.
+        identity: what the response cache keys replies by: the name, plus the base URL
+            for a custom server (two servers answering to one model name differ).
     """
 
     name: str
+    identity: str
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         """Make exactly one call; raise `sumjudge.errors.ProviderError` subclasses on failure."""
