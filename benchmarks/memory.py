@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from sumjudge.judges import JudgeRequest, JudgeResponse, Usage
+from sumjudge.protocol import LLM_CAPABILITIES
 
 REPLY = '{"explanation": "The summary is faithful and clear.", "score": 3}'
 
@@ -30,6 +31,7 @@ class InstantJudge:
 
     name = "bench/instant"
     identity = "bench/instant"
+    capabilities = LLM_CAPABILITIES
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         return JudgeResponse(text=REPLY, usage=Usage(prompt_tokens=300, completion_tokens=20))

@@ -32,6 +32,7 @@ from sumjudge import SummarizationEvaluator, SummaryData
 from sumjudge.cache import ResponseCache
 from sumjudge.judges import JudgeRequest, JudgeResponse, Usage, get_judge
 from sumjudge.metrics import SUMMARY_METRICS
+from sumjudge.protocol import LLM_CAPABILITIES
 from sumjudge.runner import JudgeCaller, RetryPolicy, RunSummary, run_items
 
 TEXT = "Rina opened the call. The team agreed to ship on Friday after QA. Budi owns the notes. "
@@ -87,6 +88,7 @@ class SleepJudge:
 
     name = "bench/sleep"
     identity = "bench/sleep"
+    capabilities = LLM_CAPABILITIES
 
     def __init__(self, latency: float) -> None:
         self.latency = latency

@@ -14,7 +14,6 @@ per token); real tokenizers differ by roughly +-25%, and the estimate says so.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -23,6 +22,7 @@ from typing import Any
 
 from .errors import ConfigError
 from .protocol import JudgeRequest, Usage
+from .tokens import CHARS_PER_TOKEN, estimate_tokens
 
 __all__ = [
     "ASSUMED_COMPLETION_TOKENS",
@@ -37,12 +37,6 @@ __all__ = [
 ASSUMED_COMPLETION_TOKENS = 150
 #: Shortest prompt prefix providers cache (OpenAI: 1024 tokens; Anthropic similar).
 MIN_CACHEABLE_PREFIX = 1024
-CHARS_PER_TOKEN = 4.0
-
-
-def estimate_tokens(text: str) -> int:
-    """A rough token count: one token per 4 characters (real tokenizers vary +-25%)."""
-    return max(1, math.ceil(len(text) / CHARS_PER_TOKEN)) if text else 0
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,11 @@ batch are never raised to the caller: they become results that carry an error.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .protocol import JudgeResponse
+
 __all__ = [
     "AuthError",
     "ConfigError",
@@ -63,9 +68,11 @@ class ProviderError(SumjudgeError):
         retryable: whether trying the same request again may succeed.
         retry_after: seconds the provider asked us to wait, if it said so.
         status: the HTTP status code, when there was one.
+        attempts: how many tries the runner made before giving up (0: not sent by it).
     """
 
     retryable: bool = False
+    attempts: int = 0
 
     def __init__(
         self,
@@ -110,11 +117,17 @@ class TruncatedResponseError(ProviderError):
 
 
 class ParseError(SumjudgeError):
-    """The judge's reply could not be read as a valid verdict."""
+    """The judge's reply could not be read as a valid verdict.
+
+    Attributes:
+        raw: the reply text, when the reader had it.
+        response: the rejected reply, set by the runner (it re-asks with it).
+    """
 
     def __init__(self, message: str, *, raw: str = "") -> None:
         super().__init__(message)
         self.raw = raw
+        self.response: JudgeResponse | None = None
 
 
 class DataError(SumjudgeError):

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
+    "LLM_CAPABILITIES",
+    "Capabilities",
     "Judge",
     "JudgeRequest",
     "JudgeResponse",
@@ -59,6 +62,10 @@ class JudgeRequest:
         max_tokens: cap on the reply length.
         logprobs: ask for token log-probabilities where the provider offers them.
         top_logprobs: how many alternatives per token.
+        subject: the material being judged in structured form (source, summary, turns,
+            sections), for backends that judge without reading the prompt (the offline
+            judge). LLM adapters ignore it; it is not part of the fingerprint, since the
+            messages already carry the same text.
     """
 
     messages: tuple[Message, ...]
@@ -69,6 +76,7 @@ class JudgeRequest:
     max_tokens: int = 1024
     logprobs: bool = False
     top_logprobs: int = 5
+    subject: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
 
     def fingerprint(self) -> str:
         """A stable hash of the request's content (not of any credentials)."""
@@ -193,6 +201,36 @@ class JudgeResponse:
         )
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a judge can do, for the metrics that adapt their plan to it.
+
+    Attributes:
+        mode: how results are labelled: "judge" (an LLM) or "offline".
+        declined: task (or "task/part", e.g. "accuracy@1/categorical") -> the reason this
+            judge cannot judge it; metrics report such parts as not applicable with it.
+        version: replaces every metric's version in results (the offline judge's models
+            are versioned as a whole); None: the metrics' own versions.
+        cacheable: whether replies belong in the response cache (the offline judge
+            computes them locally, so caching would only risk serving an older model's).
+        logprobs: whether score-token logprobs can come back, for weighted scores.
+    """
+
+    mode: str = "judge"
+    declined: Mapping[str, str] = field(default_factory=dict)
+    version: str | None = None
+    cacheable: bool = True
+    logprobs: bool = True
+
+    def declines(self, task: str) -> str | None:
+        """Why this judge cannot judge `task`, or None when it can."""
+        return self.declined.get(task)
+
+
+LLM_CAPABILITIES = Capabilities()
+"""An LLM judge: judges every task, replies cached, logprobs where the provider has them."""
+
+
 @runtime_checkable
 class Judge(Protocol):
     """An LLM (or the offline judge, or a scripted stand-in) that answers judging requests.
@@ -201,10 +239,12 @@ class Judge(Protocol):
         name: "provider/model", as shown in results.
         identity: what the response cache keys replies by: the name, plus the base URL
             for a custom server (two servers answering to one model name differ).
+        capabilities: what it can judge (`LLM_CAPABILITIES` for every LLM adapter).
     """
 
     name: str
     identity: str
+    capabilities: Capabilities
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         """Make exactly one call; raise `sumjudge.errors.ProviderError` subclasses on failure."""

@@ -1,28 +1,32 @@
-"""The async engine: calls judges with retries, and runs items with bounded concurrency.
+"""The async engine: where a request meets a judge, and how items run with bounded concurrency.
 
-`JudgeCaller` is the single place where a request meets a judge: it looks the request up in
-the response cache, waits for the rate limiter, applies the retry policy (exponential
-back-off with jitter, Retry-After honoured, a per-call timeout, a cap on attempts), stores
-each reply in the cache the moment it arrives, and counts calls, tokens and spend.
+`JudgeCaller.ask` is the one call -> read -> repair loop of the package. It looks the
+request up in the response cache, waits for the run's rate limiter, applies the retry
+policy (exponential back-off with jitter, Retry-After honoured, a per-call timeout, a cap
+on attempts), reads the reply with the caller's reader, and re-asks once with a repair
+note when the reply cannot be read. The caller is the only owner of the cache: a reply is
+stored only once its reader accepted it, so a rejected reply is never replayed.
+
+What a call spends is counted on the caller (`CallStats`) and on the item's own
+`ItemLedger`, which the evaluator passes in and gets back with the result.
 
 `run_items` streams results out as they finish, holding at most `concurrency` items in
-flight, so memory stays flat for any input size. Each item runs with its own `ItemLedger`
-(a context variable), so everything `JudgeCaller.call` does for that item, across all the
-metric calls it fans out to, is counted per item without threading a parameter through.
+flight, so memory stays flat for any input size.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import random
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
 
-from .errors import ProviderError, RateLimitError, TransientProviderError
-from .protocol import Judge, JudgeRequest, JudgeResponse, Usage
+from .accounting import CallStats, ItemLedger, RunSummary
+from .errors import ParseError, ProviderError, RateLimitError, TransientProviderError
+from .plan import Judged
+from .protocol import Judge, JudgeRequest, JudgeResponse, Message
+from .tokens import estimate_tokens
 
 if TYPE_CHECKING:
     from .cache import ResponseCache
@@ -33,9 +37,11 @@ __all__ = [
     "CallStats",
     "ItemLedger",
     "JudgeCaller",
+    "Judged",
     "RetryPolicy",
     "RunSummary",
-    "current_ledger",
+    "describe_error",
+    "repair_request",
     "run_items",
 ]
 
@@ -74,51 +80,38 @@ class RetryPolicy:
         return base * rng.uniform(0.5, 1.0) if self.jitter else base
 
 
-@dataclass
-class CallStats:
-    """Counters for one caller; read by progress bars and run summaries.
-
-    `calls` counts logical requests (cache hits included), `attempts` the requests that
-    reached the judge, `usage` and `cost_usd` what those attempts spent.
-    """
-
-    calls: int = 0
-    attempts: int = 0
-    retries: int = 0
-    failures: int = 0
-    cache_hits: int = 0
-    usage: Usage = field(default_factory=Usage)
-    cost_usd: float = 0.0
+def describe_error(error: ProviderError) -> str:
+    """`Name: message (after N attempts)`, as failures are reported."""
+    n = error.attempts
+    tail = f" (after {n} attempt{'s' if n != 1 else ''})" if n else ""
+    return f"{type(error).__name__}: {error}{tail}"
 
 
-@dataclass
-class ItemLedger:
-    """What the judge calls made for one item cost; filled by `JudgeCaller.call`."""
-
-    calls: int = 0
-    attempts: int = 0
-    cache_hits: int = 0
-    usage: Usage = field(default_factory=Usage)
-    cost_usd: float = 0.0
-    failures: list[dict[str, Any]] = field(default_factory=list)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "judge_calls": self.attempts,
-            "cache_hits": self.cache_hits,
-            "spent_usage": self.usage.to_dict(),
-            "cost_usd": round(self.cost_usd, 8),
-        }
-
-
-_LEDGER: contextvars.ContextVar[ItemLedger | None] = contextvars.ContextVar(
-    "sumjudge_item_ledger", default=None
-)
+def repair_request(request: JudgeRequest, reply: str, problem: str) -> JudgeRequest:
+    """The same request plus the bad reply and a note saying what was wrong with it."""
+    note = (
+        f"Your previous reply could not be used: {problem}. Reply again with only the JSON "
+        "object in the required format, keeping the same judgement if it was sound."
+    )
+    return JudgeRequest(
+        messages=(
+            *request.messages,
+            Message.of("assistant", reply[:4000]),
+            Message.of("user", note),
+        ),
+        task=request.task + ":repair",
+        schema=request.schema,
+        schema_name=request.schema_name,
+        temperature=request.temperature,
+        max_tokens=request.max_tokens,
+        logprobs=request.logprobs,
+        top_logprobs=request.top_logprobs,
+        subject=request.subject,
+    )
 
 
-def current_ledger() -> ItemLedger | None:
-    """The ledger of the item being worked on in this task, if inside `run_items`."""
-    return _LEDGER.get()
+def _accept(response: JudgeResponse) -> JudgeResponse:
+    return response
 
 
 class JudgeCaller:
@@ -129,8 +122,10 @@ class JudgeCaller:
         policy: retries, back-off and per-call timeout.
         sleep: the coroutine used to wait (tests inject a no-op).
         seed: seed of the jitter RNG.
-        cache: a `ResponseCache`; replies are looked up before calling and stored on arrival.
-        limiter: a `RateLimiter` waited on before every attempt.
+        cache: a `ResponseCache`; replies are looked up before calling and stored once
+            read.
+        limiter: a `RateLimiter` waited on before every attempt, unless a call passes
+            its own (a batch run passes the run's limiter).
         price: the judge model's price, to count spend in USD.
     """
 
@@ -160,66 +155,155 @@ class JudgeCaller:
         """The judge's cache identity: name, plus base URL for custom servers."""
         return self.judge.identity
 
-    async def call(self, request: JudgeRequest) -> JudgeResponse:
-        """One judged request: from the cache, or from the judge with retries.
+    def cached(self, request: JudgeRequest) -> bool:
+        """Whether the response cache holds a reply to `request` (no judge is called)."""
+        return self.cache is not None and self.cache.key(self.identity, request) in self.cache
+
+    def peek(self, request: JudgeRequest) -> JudgeResponse | None:
+        """The cached reply to `request`, if any, for estimates (no judge is called)."""
+        return (
+            None if self.cache is None else self.cache.get(self.cache.key(self.identity, request))
+        )
+
+    async def call(
+        self,
+        request: JudgeRequest,
+        *,
+        ledger: ItemLedger | None = None,
+        limiter: RateLimiter | None = None,
+    ) -> JudgeResponse:
+        """One request, accepting any reply: from the cache, or from the judge with retries.
 
         Raises the last `ProviderError` (with `.attempts` set) when every try failed or
         the error is not retryable.
         """
+        return await self._reply(request, _accept, ledger, limiter)
+
+    async def ask(
+        self,
+        request: JudgeRequest,
+        read: Callable[[JudgeResponse], T],
+        *,
+        repair: bool = True,
+        ledger: ItemLedger | None = None,
+        limiter: RateLimiter | None = None,
+    ) -> Judged[T]:
+        """Ask the judge and read its reply with `read`; re-ask once if it cannot be read.
+
+        Failures come back as data (`Judged.error`), never raised.
+        """
+        out: Judged[T] = Judged()
+        response: JudgeResponse | None = None
+        try:
+            try:
+                response, out.value = await self._read(request, read, ledger, limiter)
+                out.calls += 1
+                out.usage = out.usage + response.usage
+            except ParseError as first:
+                if not repair or first.response is None:
+                    raise
+                response = first.response
+                out.calls += 1
+                out.usage = out.usage + response.usage
+                again = repair_request(request, response.text, str(first))
+                response, out.value = await self._read(again, read, ledger, limiter)
+                out.calls += 1
+                out.usage = out.usage + response.usage
+            out.response = response
+        except ProviderError as exc:
+            out.calls += 1
+            out.error = describe_error(exc)
+        except ParseError as exc:
+            out.error = f"unparseable verdict: {exc}"
+            raw = exc.response.text if exc.response is not None else exc.raw
+            out.raw_reply = raw[:2000]
+        return out
+
+    async def _read(
+        self,
+        request: JudgeRequest,
+        read: Callable[[JudgeResponse], T],
+        ledger: ItemLedger | None,
+        limiter: RateLimiter | None,
+    ) -> tuple[JudgeResponse, T]:
+        values: list[T] = []
+
+        def accept(response: JudgeResponse) -> JudgeResponse:
+            try:
+                values.append(read(response))
+            except ParseError as exc:
+                exc.response = response
+                raise
+            return response
+
+        response = await self._reply(request, accept, ledger, limiter)
+        return response, values[-1]
+
+    async def _reply(
+        self,
+        request: JudgeRequest,
+        accept: Callable[[JudgeResponse], JudgeResponse],
+        ledger: ItemLedger | None,
+        limiter: RateLimiter | None,
+    ) -> JudgeResponse:
+        """A reply that `accept` took (it raises ParseError to reject one)."""
         self.stats.calls += 1
-        ledger = _LEDGER.get()
         if ledger is not None:
             ledger.calls += 1
-        key: str | None = None
-        if self.cache is not None:
-            key = self.cache.key(self.identity, request)
-            hit = self.cache.get(key)
-            while hit is None and key in self._inflight:
-                # The same request is already on its way (duplicate rows): share its reply.
-                pending = self._inflight[key]
-                try:
-                    hit = await asyncio.shield(pending)
-                except asyncio.CancelledError:
-                    if not pending.cancelled():
-                        raise  # we were cancelled ourselves
-                    # the leader was cancelled: look again, maybe lead ourselves
-            if hit is not None:
+        limiter = limiter or self.limiter
+        if self.cache is None:
+            return accept(await self._attempts(request, ledger, limiter))
+        key = self.cache.key(self.identity, request)
+        hit = self.cache.get(key)
+        while hit is None and key in self._inflight:
+            # The same request is already on its way (duplicate rows): share its reply.
+            pending = self._inflight[key]
+            try:
+                hit = await asyncio.shield(pending)
+            except asyncio.CancelledError:
+                if not pending.cancelled():
+                    raise  # we were cancelled ourselves
+                # the leader was cancelled: look again, maybe lead ourselves
+            except ParseError:
+                break  # the leader's reader rejected the reply: ask for ourselves
+        if hit is not None:
+            try:
+                accepted = accept(hit)
+            except ParseError:
+                self.cache.delete(key)  # stored by an older version that kept everything
+            else:
                 self.stats.cache_hits += 1
                 if ledger is not None:
                     ledger.cache_hits += 1
-                return hit
-            future: asyncio.Future[JudgeResponse] = asyncio.get_running_loop().create_future()
-            future.add_done_callback(_consume_exception)
-            self._inflight[key] = future
-            try:
-                response = await self._attempts(request, key, ledger)
-            except asyncio.CancelledError:
-                future.cancel()
-                raise
-            except BaseException as exc:
-                if not future.done():
-                    future.set_exception(exc)
-                raise
-            else:
-                future.set_result(response)
-                return response
-            finally:
-                del self._inflight[key]
-        return await self._attempts(request, None, ledger)
+                return accepted
+        future: asyncio.Future[JudgeResponse] = asyncio.get_running_loop().create_future()
+        future.add_done_callback(_consume_exception)
+        self._inflight[key] = future
+        try:
+            response = accept(await self._attempts(request, ledger, limiter))
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as exc:
+            if not future.done():
+                future.set_exception(exc)
+            raise
+        else:
+            self.cache.put(key, response, identity=self.identity, task=request.task)
+            future.set_result(response)
+            return response
+        finally:
+            del self._inflight[key]
 
     async def _attempts(
-        self, request: JudgeRequest, key: str | None, ledger: ItemLedger | None
+        self, request: JudgeRequest, ledger: ItemLedger | None, limiter: RateLimiter | None
     ) -> JudgeResponse:
-        estimate = 0
-        if self.limiter is not None:
-            from .cost import estimate_tokens
-
-            estimate = estimate_tokens(request.prompt_text())
+        estimate = estimate_tokens(request.prompt_text()) if limiter is not None else 0
         attempt = 0
         while True:
             attempt += 1
-            if self.limiter is not None:
-                await self.limiter.acquire(estimate)
+            if limiter is not None:
+                await limiter.acquire(estimate)
             self.stats.attempts += 1
             if ledger is not None:
                 ledger.attempts += 1
@@ -237,11 +321,9 @@ class JudgeCaller:
             except ProviderError as exc:
                 error = exc
             else:
-                self._account(response, estimate, ledger)
-                if self.cache is not None and key is not None:
-                    self.cache.put(key, response, identity=self.identity, task=request.task)
+                self._account(response, estimate, ledger, limiter)
                 return response
-            error.attempts = attempt  # type: ignore[attr-defined]
+            error.attempts = attempt
             if not error.retryable or attempt >= self.policy.max_attempts:
                 self.stats.failures += 1
                 if ledger is not None:
@@ -251,11 +333,17 @@ class JudgeCaller:
                 raise error
             self.stats.retries += 1
             wait = self.policy.delay(attempt, error, self._rng)
-            if self.limiter is not None and isinstance(error, RateLimitError):
-                self.limiter.pause(wait)  # everyone backs off, not only this call
+            if limiter is not None and isinstance(error, RateLimitError):
+                limiter.pause(wait)  # everyone backs off, not only this call
             await self._sleep(wait)
 
-    def _account(self, response: JudgeResponse, estimate: int, ledger: ItemLedger | None) -> None:
+    def _account(
+        self,
+        response: JudgeResponse,
+        estimate: int,
+        ledger: ItemLedger | None,
+        limiter: RateLimiter | None,
+    ) -> None:
         usage = response.usage
         self.stats.usage = self.stats.usage + usage
         cost = 0.0
@@ -265,119 +353,15 @@ class JudgeCaller:
         if ledger is not None:
             ledger.usage = ledger.usage + usage
             ledger.cost_usd += cost
-        if self.limiter is not None:
+        if limiter is not None:
             # The limiter was charged an estimate of the prompt; settle with the real count.
             spent = usage.prompt_tokens + usage.completion_tokens
-            self.limiter.settle(spent - estimate if spent else 0)
+            limiter.settle(spent - estimate if spent else 0)
 
 
 def _consume_exception(future: asyncio.Future[JudgeResponse]) -> None:
     if not future.cancelled():
         future.exception()  # mark retrieved: no "exception never retrieved" warning
-
-
-@dataclass
-class RunSummary:
-    """Counts for one batch run: every item ends in exactly one of the four states.
-
-    States: `ok` (all metrics scored), `failed` (a metric or the item could not be judged;
-    the record says why and after how many attempts), `invalid` (the input row is
-    unusable), `not_run` (not started because the run was stopped, e.g. by `max_cost`).
-    """
-
-    items: int = 0
-    ok: int = 0
-    failed: int = 0
-    invalid: int = 0
-    not_run: int = 0
-    skipped: int = 0
-    calls: int = 0
-    judge_calls: int = 0
-    retries: int = 0
-    cache_hits: int = 0
-    usage: Usage = field(default_factory=Usage)
-    cost_usd: float = 0.0
-    priced: bool = True
-    elapsed_s: float = 0.0
-    stopped: str | None = None
-    started: float = field(default_factory=time.perf_counter)
-
-    def count(self, status: str) -> None:
-        self.items += 1
-        self.elapsed_s = time.perf_counter() - self.started
-        if status == "ok":
-            self.ok += 1
-        elif status == "invalid":
-            self.invalid += 1
-        elif status == "not_run":
-            self.not_run += 1
-        else:
-            self.failed += 1
-
-    def absorb(self, stats: CallStats, before: CallStats | None = None) -> None:
-        """Take the caller's counters (minus a snapshot taken at the start of the run)."""
-        b = before or CallStats()
-        self.calls = stats.calls - b.calls
-        self.judge_calls = stats.attempts - b.attempts
-        self.retries = stats.retries - b.retries
-        self.cache_hits = stats.cache_hits - b.cache_hits
-        u, bu = stats.usage, b.usage
-        self.usage = Usage(
-            u.prompt_tokens - bu.prompt_tokens,
-            u.completion_tokens - bu.completion_tokens,
-            u.cached_prompt_tokens - bu.cached_prompt_tokens,
-            u.cache_write_tokens - bu.cache_write_tokens,
-        )
-        self.cost_usd = stats.cost_usd - b.cost_usd
-        self.elapsed_s = time.perf_counter() - self.started
-
-    @property
-    def cached_share(self) -> float:
-        """Share of spent prompt tokens the provider served from its prompt cache."""
-        p = self.usage.prompt_tokens
-        return self.usage.cached_prompt_tokens / p if p else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "items": self.items,
-            "ok": self.ok,
-            "failed": self.failed,
-            "invalid": self.invalid,
-            "not_run": self.not_run,
-            "skipped_already_done": self.skipped,
-            "requests": self.calls,
-            "judge_calls": self.judge_calls,
-            "retries": self.retries,
-            "cache_hits": self.cache_hits,
-            "usage": self.usage.to_dict(),
-            "cached_prompt_share": round(self.cached_share, 4),
-            "cost_usd": round(self.cost_usd, 6) if self.priced else None,
-            "elapsed_s": round(self.elapsed_s, 3),
-            "stopped": self.stopped,
-        }
-
-    def lines(self) -> list[str]:
-        """Human-readable summary lines (for stderr)."""
-        u = self.usage
-        cost = f"${self.cost_usd:.4f}" if self.priced else "unknown (no price for this model)"
-        out = [
-            f"{self.items} item(s): {self.ok} ok, {self.failed} failed, {self.invalid} invalid "
-            f"input, {self.not_run} not run"
-            + (f"; {self.skipped} already done (resume)" if self.skipped else ""),
-            f"{self.judge_calls} judge call(s) ({self.retries} retries), "
-            f"{self.cache_hits} answered from the response cache",
-            f"tokens: {u.prompt_tokens} prompt ({u.cached_prompt_tokens} cached by the provider, "
-            f"{self.cached_share:.0%}), {u.completion_tokens} completion; spend {cost}; "
-            f"{self.elapsed_s:.1f} s",
-        ]
-        if self.stopped:
-            out.append(f"stopped early: {self.stopped}")
-        return out
-
-
-async def _in_ledger(worker: Callable[[int, T], Awaitable[R]], index: int, item: T) -> R:
-    _LEDGER.set(ItemLedger())  # this task's own context: invisible to other items
-    return await worker(index, item)
 
 
 async def run_items(
@@ -391,10 +375,12 @@ async def run_items(
     """Run `worker(index, item)` over `items`, yielding (index, result) as each finishes.
 
     Items are pulled from the iterable lazily, never more than `concurrency` at a time.
-    The worker must not raise for per-item problems: it returns them as results. Inside
-    the worker, `current_ledger()` is that item's own `ItemLedger`.
+    The worker must not raise for per-item problems: it returns them as results.
 
     Args:
+        items: the inputs.
+        worker: judges one item.
+        concurrency: items in flight at most.
         stop: checked before each new item is started; a non-empty string (the reason)
             stops scheduling. Items in flight still finish.
         on_stop: maps each item that was not started to a result, so that every input
@@ -416,7 +402,7 @@ async def run_items(
                 index, item = next(iterator)
             except StopIteration:
                 return
-            pending[asyncio.ensure_future(_in_ledger(worker, index, item))] = index
+            pending[asyncio.ensure_future(worker(index, item))] = index
 
     fill()
     try:

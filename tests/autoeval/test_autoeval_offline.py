@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 from autoeval_helpers import ITEM, SECTIONS
 
-import sumjudge.autoeval.evaluator as evaluator_module
+import sumjudge.evaluators.auto as evaluator_module
+import sumjudge.judges.offline as offline_module
 from sumjudge import ConfigError, load_contact_center_dataset
 from sumjudge.autoeval import AutoEvaluator
-from sumjudge.autoeval.offline import NEEDS_LLM, load_scorer
+from sumjudge.judges.offline import NEEDS_LLM, load_scorer
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,14 @@ class FakeScorer:
 @pytest.fixture
 def fake(monkeypatch: pytest.MonkeyPatch) -> FakeScorer:
     scorer = FakeScorer()
-    monkeypatch.setattr(evaluator_module, "load_scorer", lambda model: scorer)
+    monkeypatch.setattr(offline_module, "load_scorer", lambda model: scorer)
     return scorer
 
 
 async def test_offline_rules(fake: FakeScorer) -> None:
     ev = AutoEvaluator("local", sections=SECTIONS, metrics=[*evaluator_module.AUTO_METRICS])
-    assert ev.judge is None and ev.judge_name == "local-fake"
+    # The offline judge is a backend like any other (issue 10): no judge-less branch.
+    assert ev.judge.capabilities.mode == "offline" and ev.judge_name == "local-fake"
     out = await ev.evaluate(ITEM)
     accuracy = out["accuracy"]
     assert accuracy["mode"] == "offline"

@@ -9,10 +9,10 @@ from autoeval_helpers import ACTIONS, ITEM, NO_WAIT, REASON, RESOLVED, SECTIONS,
 
 from sumjudge import ScriptedJudge
 from sumjudge.autoeval import AutoEvaluator, SectionDefinition
-from sumjudge.autoeval.adherence import categorical_check
-from sumjudge.autoeval.consistency import derived_score
-from sumjudge.autoeval.results import percent
-from sumjudge.autoeval.rubrics import CATEGORICAL_QUESTION
+from sumjudge.metrics.adherence import categorical_check
+from sumjudge.metrics.consistency import derived_score
+from sumjudge.metrics.rubric import CATEGORICAL_QUESTION
+from sumjudge.types import percent
 
 
 def make(judge: ScriptedJudge, sections: Any = SECTIONS, **kw: Any) -> AutoEvaluator:

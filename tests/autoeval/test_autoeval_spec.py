@@ -9,7 +9,7 @@ from autoeval_helpers import ITEM, NO_WAIT, SECTIONS, responder, spec_content
 
 from sumjudge import ScriptedJudge
 from sumjudge.autoeval import AutoEvaluator
-from sumjudge.autoeval.rubrics import CATEGORICAL_QUESTION
+from sumjudge.metrics.rubric import CATEGORICAL_QUESTION
 
 ACCURACY_POINTS: list[dict[str, Any]] = [
     {

@@ -123,7 +123,7 @@ async def test_rubrics_first_layout_static_system_and_distinct_cache_key() -> No
 
 
 async def test_chunked_long_source_states_strategy_and_coverage() -> None:
-    from sumjudge.longdoc import split_chunks
+    from sumjudge.evaluators.longsource import split_chunks
 
     def respond(request: object) -> dict[str, object]:
         task = request.task  # type: ignore[attr-defined]

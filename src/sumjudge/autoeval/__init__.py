@@ -1,25 +1,28 @@
 """Autoevaluation of conversation summaries: accuracy, adherence and completeness.
 
+This package is the public face of the autoevaluator; the code lives where every
+evaluator's does (`evaluators/auto.py`, metrics under `metrics/`, values under `types/`).
 See docs/autoeval.md for the data model, the JSON output, the N/A rules and scoring.
 """
 
 from __future__ import annotations
 
-from .aggregate import DatasetSummary
-from .evaluator import AUTO_METRICS, AutoEvaluator
-from .model import ConversationItem, SectionDefinition, Turn
-from .results import (
+from ..evaluators.auto import AUTO_METRICS, AutoEvaluator, AutoRecord
+from ..evaluators.rubric_cache import RubricCache
+from ..metrics.transcript import render_transcript, verify_quote
+from ..types import (
     AccuracyPoint,
     AutoEvalResult,
-    AutoRecord,
     CompletenessRubric,
     ContentItem,
+    ConversationItem,
     MetricOutcome,
     RubricAnswer,
+    SectionDefinition,
     SectionOutcome,
+    Turn,
 )
-from .rubrics import RubricCache
-from .transcript import render_transcript, verify_quote
+from .aggregate import DatasetSummary
 
 __all__ = [
     "AUTO_METRICS",

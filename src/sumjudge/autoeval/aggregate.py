@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from .results import AutoRecord, MetricOutcome
+from ..evaluators.records import Record as AutoRecord
+from ..types import MetricOutcome
 
 __all__ = ["DatasetSummary"]
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from ..autoeval import AutoEvaluator, ConversationItem, DatasetSummary, SectionDefinition
-from ..autoeval.evaluator import AUTO_METRICS
 from ..datasets.conversations import (
     load_contact_center_dataset,
     load_sections,
@@ -24,6 +23,7 @@ from ..datasets.conversations import (
 )
 from ..datasets.files import count_rows
 from ..errors import DataError
+from ..evaluators.auto import AUTO_METRICS
 from ..runner import RunSummary
 from ._batch import (
     EXIT_STOPPED,

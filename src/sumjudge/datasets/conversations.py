@@ -21,13 +21,13 @@ from typing import Any
 
 import yaml
 
-from ..autoeval.model import (
+from ..errors import DataError
+from ..types.conversation import (
     ConversationItem,
     SectionDefinition,
     coerce_conversation,
     coerce_section,
 )
-from ..errors import DataError
 from .files import iter_records
 
 __all__ = [

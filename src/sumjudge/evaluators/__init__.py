@@ -1,7 +1,9 @@
-"""Evaluators compose metrics, a judge and the rule book."""
+"""Evaluators: one lifecycle (`base.py`), two item kinds (summaries, conversations)."""
 
 from __future__ import annotations
 
+from .auto import AutoEvaluator
+from .records import Record
 from .summarization import BatchRecord, SummarizationEvaluator, SummaryResult
 
-__all__ = ["BatchRecord", "SummarizationEvaluator", "SummaryResult"]
+__all__ = ["AutoEvaluator", "BatchRecord", "Record", "SummarizationEvaluator", "SummaryResult"]

@@ -32,6 +32,12 @@ def _google(model: str, **kw: Any) -> Judge:
     return GoogleJudge(model, **kw)
 
 
+def _local(model: str, **kw: Any) -> Judge:
+    from .offline import OfflineJudge
+
+    return OfflineJudge(model)
+
+
 def _anthropic(model: str, **kw: Any) -> Judge:
     from .anthropic import AnthropicJudge
 
@@ -44,6 +50,8 @@ _PROVIDERS: dict[str, JudgeFactory] = {
     "gemini": _google,
     "anthropic": _anthropic,
 }
+_LOCAL: dict[str, Callable[[str], Judge]] = {"local": _local, "local-lexical": _local}
+"""Backends named without a provider: the offline judge, in its two modes."""
 _plugins_loaded = False
 
 
@@ -75,9 +83,12 @@ def get_judge(
     base_url: str | None = None,
     timeout: float = 120.0,
 ) -> Judge:
-    """Build the judge for a "provider/model" name, or return a Judge object unchanged."""
+    """Build the judge for a "provider/model" name or "local" / "local-lexical" (the offline
+    judge), or return a Judge object unchanged."""
     if not isinstance(model, str):
         return model
+    if model in _LOCAL:
+        return _LOCAL[model](model)
     provider, sep, name = model.partition("/")
     if not sep or not name:
         raise ConfigError(

@@ -20,7 +20,7 @@ from ..errors import (
     TransientProviderError,
     TruncatedResponseError,
 )
-from ..protocol import JudgeRequest, JudgeResponse, Usage
+from ..protocol import LLM_CAPABILITIES, JudgeRequest, JudgeResponse, Usage
 from ._http import resolve_key, retry_after_seconds
 
 __all__ = ["AnthropicJudge"]
@@ -30,6 +30,8 @@ _MAX_BREAKPOINTS = 4  # Anthropic allows at most four cache_control markers per 
 
 class AnthropicJudge:
     """Judge through `anthropic.AsyncAnthropic().messages.create`."""
+
+    capabilities = LLM_CAPABILITIES
 
     env_var = "ANTHROPIC_API_KEY"
 

@@ -14,7 +14,7 @@ from ..errors import (
     TransientProviderError,
     TruncatedResponseError,
 )
-from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
+from ..protocol import LLM_CAPABILITIES, JudgeRequest, JudgeResponse, TokenLogprob, Usage
 from ._http import resolve_key, retry_after_seconds
 
 __all__ = ["GoogleJudge"]
@@ -29,6 +29,8 @@ class GoogleJudge:
         base_url: another endpoint speaking the Gemini API (tests, proxies).
         timeout: seconds per call (the SDK has no default timeout; we always set one).
     """
+
+    capabilities = LLM_CAPABILITIES
 
     env_var = "GOOGLE_API_KEY"
 

@@ -28,7 +28,7 @@ from ..errors import (
     TransientProviderError,
     TruncatedResponseError,
 )
-from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
+from ..protocol import LLM_CAPABILITIES, JudgeRequest, JudgeResponse, TokenLogprob, Usage
 from ._http import resolve_key, retry_after_seconds
 
 __all__ = ["OpenAIJudge"]
@@ -48,6 +48,8 @@ class OpenAIJudge:
             to $SUMJUDGE_BASE_URL, then the SDK's own default.
         timeout: seconds per call.
     """
+
+    capabilities = LLM_CAPABILITIES
 
     env_var = "OPENAI_API_KEY"
 

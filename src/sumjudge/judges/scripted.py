@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any, TypeAlias
 
 from ..errors import ScriptExhaustedError
-from ..protocol import JudgeRequest, JudgeResponse, Usage
+from ..protocol import LLM_CAPABILITIES, JudgeRequest, JudgeResponse, Usage
 
 __all__ = ["ScriptItem", "ScriptedJudge"]
 
@@ -77,6 +77,8 @@ class ScriptedJudge:
         if best is not None:
             return self._queues[best]
         return self._queues.get("*")
+
+    capabilities = LLM_CAPABILITIES
 
     @property
     def identity(self) -> str:

@@ -30,12 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, DataError
-from ..evaluators.summarization import (
-    DEFAULT_MODEL,
-    LOCAL_MODELS,
-    BatchRecord,
-    SummarizationEvaluator,
-)
+from ..evaluators.summarization import DEFAULT_MODEL, BatchRecord, SummarizationEvaluator
+from ..judges.offline import LOCAL_MODELS
 from ..metrics import SUMMARY_METRICS
 from ..protocol import Judge
 from ..types import SummaryData

@@ -12,17 +12,22 @@ prompt prefixes then bill the source once per item rather than once per metric.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..protocol import JudgeRequest, Message
+from ..plan import Call, Judged, MetricPlan
+from ..protocol import Capabilities, JudgeRequest, JudgeResponse, Message
+from ..types import MetricResult
+from ._parse import read_score_verdict, weighted_score
 
 __all__ = [
     "SCORE_SCHEMA",
+    "JudgeOptions",
     "ScoreMetric",
     "language_instruction",
     "neutralize",
+    "score_plan",
     "shared_prefix",
     "system_message",
 ]
@@ -84,6 +89,7 @@ def language_instruction(language: str | None) -> str:
 
 
 def system_message(language: str | None) -> str:
+    """The system message every 1-3 metric's request starts with."""
     return _SYSTEM + language_instruction(language)
 
 
@@ -134,6 +140,7 @@ class ScoreMetric:
 
     @property
     def task(self) -> str:
+        """The request's task: name and version ("coherence@1"), part of the cache key."""
         return f"{self.name}@{self.version}"
 
     def instructions(self) -> str:
@@ -159,6 +166,7 @@ class ScoreMetric:
         logprobs: bool = False,
         max_tokens: int = 1024,
     ) -> JudgeRequest:
+        """The metric's request in the default layout: shared prefix, then instructions."""
         return JudgeRequest(
             messages=(
                 Message.of("system", system_message(language)),
@@ -170,4 +178,112 @@ class ScoreMetric:
             temperature=0.0,
             max_tokens=max_tokens,
             logprobs=logprobs,
+            subject=subject_of(source, summary, language),
         )
+
+    def plan(
+        self, source: str, summary: str, options: JudgeOptions, capabilities: Capabilities
+    ) -> MetricPlan[MetricResult]:
+        """The metric's plan for one summary in the default layout."""
+        request = self.build_request(
+            source,
+            summary,
+            language=options.language,
+            logprobs=options.logprobs,
+            max_tokens=options.max_tokens,
+        )
+        return score_plan(self, request, options, capabilities)
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    """Per-evaluator settings for the judged 1-3 metrics."""
+
+    language: str | None = None
+    logprobs: bool = True
+    repair: bool = True
+    max_tokens: int = 1024
+
+
+def subject_of(source: str, summary: str, language: str | None) -> dict[str, Any]:
+    """The structured material of a 1-3 metric's request (for non-LLM judges)."""
+    return {"source": source, "summary": summary, "language": language}
+
+
+def read_verdict(metric: ScoreMetric) -> Any:
+    """The reader of `metric`'s reply: (score, explanation)."""
+
+    def read(response: JudgeResponse) -> tuple[int, str]:
+        return read_score_verdict(response, metric.low, metric.high)
+
+    return read
+
+
+def score_plan(
+    metric: ScoreMetric,
+    request: JudgeRequest,
+    options: JudgeOptions,
+    capabilities: Capabilities,
+) -> MetricPlan[MetricResult]:
+    """A plan of one request whose reply is `metric`'s verdict (any layout)."""
+
+    def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricResult]:
+        return {metric.name: score_result(metric, judged[0], options, capabilities)}
+
+    return MetricPlan(metric.name, (Call(request, read_verdict(metric)),), finish)
+
+
+def score_result(
+    metric: ScoreMetric,
+    judged: Judged[Any],
+    options: JudgeOptions,
+    capabilities: Capabilities,
+    *,
+    note: str | None = None,
+) -> MetricResult:
+    """`metric`'s result from its judged verdict; a failure is a result with `error`.
+
+    A judge that is not an LLM (`capabilities.mode`) labels the score with its mode and
+    may add evidence and a raw score to its verdict; an LLM's score is weighted by the
+    score token's logprobs when they came back. `note` replaces logprob weighting (a
+    layout that cannot use it says why).
+    """
+    version = capabilities.version or metric.version
+    if judged.value is None:
+        return MetricResult(
+            name=metric.name,
+            version=version,
+            error=judged.error,
+            raw_reply=judged.raw_reply,
+            usage=judged.usage,
+            calls=judged.calls,
+        )
+    score, explanation = judged.value
+    response = judged.response
+    common = dict(name=metric.name, version=version, score=score, explanation=explanation)
+    if capabilities.mode != "judge":
+        extras = (
+            response.parsed if response is not None and isinstance(response.parsed, dict) else {}
+        )
+        raw = extras.get("raw")
+        return MetricResult(
+            **common,
+            score_mode=capabilities.mode,
+            evidence=tuple(str(e) for e in extras.get("evidence", ())),
+            raw=None if raw is None else float(raw),
+            usage=judged.usage,
+            calls=judged.calls,
+        )
+    weighted: float | None = None
+    if note is None and options.logprobs and response is not None:
+        weighted, note = weighted_score(response, metric.low, metric.high)
+    elif note is None:
+        note = "logprob weighting disabled"
+    return MetricResult(
+        **common,
+        weighted_score=weighted,
+        score_mode="logprob_weighted" if weighted is not None else "parsed",
+        score_mode_note=note,
+        usage=judged.usage,
+        calls=judged.calls,
+    )

@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ParseError
-from ..protocol import JudgeRequest, JudgeResponse
+from ..plan import Call, Judged, MetricPlan
+from ..protocol import JudgeRequest, JudgeResponse, Usage
+from ..types import NO_DEFINITION, MetricOutcome, RubricAnswer, SectionDefinition, SectionOutcome
+from ._conversation import NO_CUSTOM, ConversationContext, build_request, na_or_plan, restrict
 from ._questions import ID_PATH, Question, answers_by_id, render_definitions, render_questions
 from ._read import as_bool, as_str
-from .model import SectionDefinition
-from .prompts import build_request, restrict
-from .results import RubricAnswer
-from .rubrics import CATEGORICAL_QUESTION
+from .rubric import CATEGORICAL_QUESTION, questions
 
 __all__ = [
     "NAME",
@@ -31,6 +31,7 @@ __all__ = [
     "VERSION",
     "adherence_request",
     "categorical_check",
+    "plan",
     "read_answers",
 ]
 
@@ -39,6 +40,10 @@ VERSION = "1"
 TASK = f"{NAME}@{VERSION}"
 
 PREBUILT_NA = "N/A: adherence is judged only for custom sections; this section is prebuilt"
+FREE_FORM_PART = f"{TASK}/free_form"
+"""Judging a free-form custom section (a judge may decline it, with its reason)."""
+CATEGORICAL_PART = f"{TASK}/categorical"
+"""Judging whether a valid categorical value is the right one (declined: noted, not asked)."""
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -113,6 +118,7 @@ def failed_check_answer(check: Mapping[str, Any]) -> RubricAnswer:
 
 
 def passed_check_note(check: Mapping[str, Any]) -> str:
+    """The note on an answer whose categorical value passed the deterministic check."""
     return f"Deterministic check passed: {check['value']!r} is an allowed value."
 
 
@@ -153,3 +159,112 @@ def read_answers(response: JudgeResponse, questions: Sequence[Question]) -> dict
         except ParseError as exc:
             raise ParseError(f"answer {q.id}: {exc}", raw=response.text) from None
     return out
+
+
+def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
+    """Custom sections only: the categorical check, then one request for every question.
+
+    Parts the judge declines: a free-form section is N/A with its reason; a categorical
+    value that passed the check counts as addressed, with the reason noted.
+    """
+    caps = ctx.capabilities
+    version, mode = ctx.version(VERSION), caps.mode
+    free_declined = caps.declines(FREE_FORM_PART)
+    value_declined = caps.declines(CATEGORICAL_PART)
+    reasons: dict[str, str] = {}
+    for p in ctx.sections:
+        if p.definition is None:
+            reasons[p.name] = NO_DEFINITION
+        elif p.definition.kind == "prebuilt":
+            reasons[p.name] = PREBUILT_NA
+        elif free_declined and not p.definition.categorical:
+            reasons[p.name] = free_declined
+    outcomes, applicable = na_or_plan(ctx.sections, reasons)
+    asked: list[Question] = []
+    fixed: dict[str, list[RubricAnswer]] = {}
+    checks: dict[str, dict[str, Any]] = {}
+    errors: dict[str, str] = {}
+    for p in applicable:
+        assert p.definition is not None
+        if p.definition.categorical:
+            check = categorical_check(p.definition, p.text)
+            checks[p.name] = check
+            if not check["passed"]:
+                fixed[p.name] = [failed_check_answer(check)]
+            elif value_declined:
+                note = f"{passed_check_note(check)} {value_declined}"
+                fixed[p.name] = [RubricAnswer(CATEGORICAL_QUESTION, note, True)]
+            else:
+                asked.append(Question(f"Q{len(asked) + 1}", p.name, CATEGORICAL_QUESTION))
+            continue
+        found = ctx.directives.get(p.definition.name)
+        if isinstance(found, str) or found is None:
+            errors[p.name] = found or "no rubric questions"
+            continue
+        for text in questions(found, "adherence"):
+            asked.append(Question(f"Q{len(asked) + 1}", p.name, text))
+
+    def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
+        if not applicable:
+            return {
+                NAME: MetricOutcome(NAME, version, sections=outcomes, reason=NO_CUSTOM, mode=mode)
+            }
+        answers: dict[str, RubricAnswer] = {}
+        usage, calls, metric_error, raw = Usage(), 0, None, None
+        if judged:
+            j = judged[0]
+            usage, calls, raw = j.usage, j.calls, j.raw_reply
+            if j.value is None:
+                metric_error = j.error
+            else:
+                answers = j.value
+        done = dict(outcomes)
+        for p in applicable:
+            if p.name in errors:
+                done[p.name] = SectionOutcome(p.name, error=errors[p.name])
+                continue
+            mine = [q for q in asked if q.section == p.name]
+            if mine and metric_error is not None:
+                done[p.name] = SectionOutcome(p.name, error=metric_error)
+                continue
+            rubric = list(fixed.get(p.name, []))
+            for q in mine:
+                a = answers[q.id]
+                if p.name in checks:
+                    note = passed_check_note(checks[p.name])
+                    a = RubricAnswer(a.question, f"{note} {a.reasoning}", a.is_addressed)
+                rubric.append(a)
+            done[p.name] = SectionOutcome(
+                p.name,
+                numerator=sum(1 for a in rubric if a.is_addressed),
+                denominator=len(rubric),
+                rubrics=tuple(rubric),
+                check=checks.get(p.name),
+            )
+        if metric_error is None and errors:
+            metric_error = "; ".join(f"{n}: {e}" for n, e in errors.items())
+        return {
+            NAME: MetricOutcome(
+                NAME,
+                version,
+                sections=done,
+                error=metric_error,
+                raw_reply=raw,
+                usage=usage,
+                calls=calls,
+                mode=mode,
+            )
+        }
+
+    if not asked:
+        return MetricPlan(NAME, (), finish)
+    in_request = {q.section for q in asked}
+    definitions = [p.definition for p in applicable if p.definition and p.name in in_request]
+    request = adherence_request(
+        ctx.prefix, definitions, asked, language=ctx.language, max_tokens=ctx.max_tokens
+    )
+
+    def read(response: JudgeResponse) -> dict[str, RubricAnswer]:
+        return read_answers(response, asked)
+
+    return MetricPlan(NAME, (Call(request, read),), finish)

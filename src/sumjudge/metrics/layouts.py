@@ -24,19 +24,28 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import ParseError, ProviderError
-from ..metrics._base import SCORE_SCHEMA, ScoreMetric, shared_prefix, system_message
-from ..metrics._parse import extract_json, read_score_verdict
-from ..protocol import JudgeRequest, JudgeResponse, Message, Usage
-from ..runner import JudgeCaller
+from ..errors import ParseError
+from ..plan import Call, Judged, MetricPlan
+from ..protocol import Capabilities, JudgeRequest, JudgeResponse, Message, Usage
 from ..types import MetricResult
-from ._judging import JudgeOptions, repair_request
+from ._base import (
+    SCORE_SCHEMA,
+    JudgeOptions,
+    ScoreMetric,
+    score_plan,
+    score_result,
+    shared_prefix,
+    subject_of,
+    system_message,
+)
+from ._parse import extract_json, read_score_verdict
 
 __all__ = [
     "LAYOUT_VERSION",
     "build_rubrics_first_request",
     "build_single_request",
-    "judge_single_call",
+    "rubrics_first_plan",
+    "single_call_plan",
     "static_system",
 ]
 
@@ -82,6 +91,7 @@ def build_rubrics_first_request(
         temperature=0.0,
         max_tokens=options.max_tokens,
         logprobs=options.logprobs,
+        subject=subject_of(source, summary, options.language),
     )
 
 
@@ -112,75 +122,66 @@ def build_single_request(
         temperature=0.0,
         max_tokens=options.max_tokens * len(metrics),
         logprobs=False,
+        subject={
+            **subject_of(source, summary, options.language),
+            "metrics": [m.name for m in metrics],
+        },
     )
 
 
-def _read(response: JudgeResponse) -> dict[str, Any]:
+def _read_object(response: JudgeResponse) -> dict[str, Any]:
     data = response.parsed if response.parsed is not None else extract_json(response.text)
     if not isinstance(data, dict):
         raise ParseError("the reply's JSON is not an object", raw=response.text)
     return data
 
 
-async def judge_single_call(
+def rubrics_first_plan(
+    metric: ScoreMetric,
     metrics: Sequence[ScoreMetric],
     source: str,
     summary: str,
-    caller: JudgeCaller,
     options: JudgeOptions,
-) -> dict[str, MetricResult]:
-    """Every metric's result from one call; failures come back as results with `error`."""
+    capabilities: Capabilities,
+) -> MetricPlan[MetricResult]:
+    """One metric's plan in the rubrics-first layout."""
+    request = build_rubrics_first_request(metric, metrics, source, summary, options)
+    return score_plan(metric, request, options, capabilities)
+
+
+def single_call_plan(
+    metrics: Sequence[ScoreMetric],
+    source: str,
+    summary: str,
+    options: JudgeOptions,
+    capabilities: Capabilities,
+) -> MetricPlan[MetricResult]:
+    """Every metric from one call; each entry of the reply is validated on its own."""
     request = build_single_request(metrics, source, summary, options)
-    usage = Usage()
-    calls = 0
-    try:
-        response = await caller.call(request)
-        calls += 1
-        usage = usage + response.usage
-        try:
-            data = _read(response)
-        except ParseError as first:
-            if not options.repair:
-                raise
-            response = await caller.call(repair_request(request, response.text, str(first)))
-            calls += 1
-            usage = usage + response.usage
-            data = _read(response)
-    except (ProviderError, ParseError) as exc:
-        attempts = getattr(exc, "attempts", None)
-        tail = f" (after {attempts} attempts)" if attempts else ""
-        reason = f"{type(exc).__name__}: {exc}{tail}"
-        return {
-            m.name: MetricResult(
-                name=m.name, version=m.version, error=reason, usage=usage, calls=calls
+
+    def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricResult]:
+        whole = judged[0]
+        out: dict[str, MetricResult] = {}
+        for i, m in enumerate(metrics):
+            # The call's usage and calls are counted once, on the first metric.
+            share = Judged[Any](
+                error=whole.error,
+                raw_reply=whole.raw_reply,
+                usage=whole.usage if i == 0 else Usage(),
+                calls=whole.calls if i == 0 else 0,
             )
-            for m in metrics
-        }
-    out: dict[str, MetricResult] = {}
-    for i, m in enumerate(metrics):
-        share = usage if i == 0 else Usage()  # the call's usage is counted once
-        entry = data.get(m.name)
-        try:
-            fake = JudgeResponse(text=json.dumps(entry), parsed=entry)
-            score, explanation = read_score_verdict(fake, m.low, m.high)
-        except ParseError as exc:
-            out[m.name] = MetricResult(
-                name=m.name,
-                version=m.version,
-                error=f"unparseable verdict: {exc}",
-                raw_reply=json.dumps(entry)[:2000],
-                usage=share,
-                calls=calls if i == 0 else 0,
-            )
-            continue
-        out[m.name] = MetricResult(
-            name=m.name,
-            version=m.version,
-            score=score,
-            explanation=explanation,
-            score_mode="parsed",
-            score_mode_note="single-call mode: all metrics in one request, no logprob weighting",
-            usage=share,
-            calls=calls if i == 0 else 0,
-        )
-    return out
+            if whole.value is not None:
+                entry = whole.value.get(m.name)
+                try:
+                    fake = JudgeResponse(text=json.dumps(entry), parsed=entry)
+                    share.value = read_score_verdict(fake, m.low, m.high)
+                except ParseError as exc:
+                    share.error = f"unparseable verdict: {exc}"
+                    share.raw_reply = json.dumps(entry)[:2000]
+            out[m.name] = score_result(m, share, options, capabilities, note=_SINGLE_NOTE)
+        return out
+
+    return MetricPlan(metrics[0].name, (Call(request, _read_object),), finish)
+
+
+_SINGLE_NOTE = "single-call mode: all metrics in one request, no logprob weighting"

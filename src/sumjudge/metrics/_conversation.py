@@ -12,14 +12,30 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from ..metrics._base import language_instruction, neutralize
-from ..protocol import JudgeRequest, Message
-from .model import Turn
+from ..protocol import Capabilities, JudgeRequest, Message
+from ..types import ConversationItem, SectionOutcome, SectionPlan, Turn
+from ._base import language_instruction, neutralize
 from .transcript import render_sections, render_transcript
 
-__all__ = ["build_request", "data_block", "restrict", "system_message"]
+__all__ = [
+    "NO_CUSTOM",
+    "NO_FREE_FORM",
+    "ConversationContext",
+    "build_request",
+    "data_block",
+    "na_or_plan",
+    "restrict",
+    "system_message",
+]
+
+NO_CUSTOM = "N/A: the summary has no custom sections (adherence applies to custom sections only)"
+NO_FREE_FORM = (
+    "N/A: the summary has no free-form sections with a definition "
+    "(completeness applies to free-form sections only)"
+)
 
 _SYSTEM = (
     "You are a careful evaluator of summaries of customer conversations. You receive a "
@@ -36,6 +52,7 @@ _SYSTEM = (
 
 
 def system_message(language: str | None) -> str:
+    """The system message of every conversation metric's request."""
     return _SYSTEM + language_instruction(language)
 
 
@@ -59,6 +76,7 @@ def build_request(
     schema_name: str,
     language: str | None,
     max_tokens: int,
+    subject: Mapping[str, Any] | None = None,
 ) -> JudgeRequest:
     """A request with the shared system message, the data prefix and the instructions."""
     return JudgeRequest(
@@ -71,6 +89,7 @@ def build_request(
         schema_name=schema_name,
         temperature=0.0,
         max_tokens=max_tokens,
+        subject=subject,
     )
 
 
@@ -86,3 +105,51 @@ def restrict(schema: dict[str, Any], path: Sequence[str], values: Iterable[str])
         node = node[key]
     node["enum"] = list(dict.fromkeys(values))
     return out
+
+
+@dataclass(frozen=True)
+class ConversationContext:
+    """What a conversation metric's plan needs of one item.
+
+    Attributes:
+        item: the conversation and its summary.
+        sections: the summary's sections paired with their definitions.
+        prefix: the delimited transcript and summary every request of the item shares.
+        language: the explanation language (None: the transcript's).
+        max_tokens: reply cap per request.
+        capabilities: what the judge can do (parts it declines become N/A with its reason).
+        directives: rubric directives per definition name, or the text of why they could
+            not be generated.
+    """
+
+    item: ConversationItem
+    sections: tuple[SectionPlan, ...]
+    prefix: str
+    language: str | None
+    max_tokens: int
+    capabilities: Capabilities
+    directives: Mapping[str, tuple[str, ...] | str] = field(default_factory=dict)
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """The transcript's turns."""
+        return self.item.turns
+
+    def version(self, own: str) -> str:
+        """A metric's version as results show it (the judge may version all metrics)."""
+        return self.capabilities.version or own
+
+
+def na_or_plan(
+    plans: Sequence[SectionPlan], reason_for: Mapping[str, str]
+) -> tuple[dict[str, SectionOutcome], list[SectionPlan]]:
+    """N/A outcomes for the sections with a reason; the rest still to judge, in order."""
+    outcomes: dict[str, SectionOutcome] = {}
+    applicable: list[SectionPlan] = []
+    for p in plans:
+        if p.name in reason_for:
+            outcomes[p.name] = SectionOutcome(p.name, reason=reason_for[p.name])
+        else:
+            outcomes[p.name] = SectionOutcome(p.name)  # placeholder, keeps section order
+            applicable.append(p)
+    return outcomes, applicable

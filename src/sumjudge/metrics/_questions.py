@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ParseError
-from ..metrics._base import neutralize
 from ..protocol import JudgeResponse
+from ..types import SectionDefinition
+from ._base import neutralize
 from ._read import reply_object
-from .model import SectionDefinition
 
 __all__ = ["ID_PATH", "Question", "answers_by_id", "render_definitions", "render_questions"]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from .model import Turn
+from ..types import Turn
 
 __all__ = ["normalize", "render_sections", "render_transcript", "verify_quote"]
 

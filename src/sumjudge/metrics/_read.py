@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import ParseError
-from ..metrics._parse import extract_json
 from ..protocol import JudgeResponse
+from ._parse import extract_json
 
 __all__ = ["as_bool", "as_str", "reply_object", "turn_numbers"]
 

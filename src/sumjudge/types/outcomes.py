@@ -12,15 +12,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import DataError
-from ..evaluators._records import RecordOutcome
 from ..protocol import Usage
-from ..types import MetricResult
+from .summary import MetricResult
 
 __all__ = [
     "AccuracyPoint",
     "AutoEvalResult",
-    "AutoRecord",
     "CompletenessRubric",
     "ContentItem",
     "MetricOutcome",
@@ -280,6 +277,7 @@ class AutoEvalResult:
         return {name: m.error for name, m in self.metrics.items() if m.error}
 
     def to_dict(self) -> dict[str, Any]:
+        """The JSON of every requested metric (and the item's `id`, when it has one)."""
         out: dict[str, Any] = {}
         if self.id is not None:
             out["id"] = self.id
@@ -287,49 +285,16 @@ class AutoEvalResult:
             out[name] = m.to_dict()
         return out
 
+    def record_body(self) -> dict[str, Any]:
+        """What a batch record shows of the result (the record carries the id itself)."""
+        body = self.to_dict()
+        body.pop("id", None)
+        return body
 
-@dataclass(frozen=True)
-class AutoRecord(RecordOutcome):
-    """One input row's outcome in a batch.
+    def record_meta(self) -> dict[str, Any]:
+        """The result's own entries in the record's `meta`."""
+        return {"calls": self.calls, "usage": self.usage.to_dict()}
 
-    Exactly one of: `result` (judged; some metrics may have failed), `error` (the input
-    row is unusable), or `failure` (the item could not be judged at all, or was not run).
-
-    `status` is "ok", "failed", "invalid" or "not_run", as for the summarization
-    evaluator's `BatchRecord`; `failures` lists each failed metric (or the item) with its
-    reason and the number of attempts made.
-    """
-
-    index: int
-    id: str | None = None
-    result: AutoEvalResult | None = None
-    error: DataError | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-    failure: dict[str, Any] | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"index": self.index, "status": self.status}
-        if self.id is not None:
-            out["id"] = self.id
-        meta = {k: v for k, v in self.meta.items() if not k.startswith("_")}
-        if self.result is not None:
-            body = self.result.to_dict()
-            body.pop("id", None)
-            out.update(body)
-            meta["calls"] = self.result.calls
-            meta["usage"] = self.result.usage.to_dict()
-        if meta:
-            out["meta"] = meta
-        if self.error is not None:
-            out["error"] = {
-                "field": self.error.field,
-                "message": self.error.reason,
-                "text": str(self.error),
-            }
-        elif self.failure is not None:  # item-level failure: readable where errors are read
-            reason = str(self.failure.get("reason", ""))
-            out["error"] = {"field": None, "message": reason, "text": reason}
-        failures = self.failures
-        if failures:
-            out["failures"] = failures
-        return out
+    def flat_columns(self) -> dict[str, Any]:
+        """One flat row of per-metric scores (for DataFrames and CSV)."""
+        return {f"{name}_score": m.score for name, m in self.metrics.items()}

@@ -13,12 +13,20 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ParseError
-from ..protocol import JudgeRequest, JudgeResponse
+from ..plan import Call, Judged, MetricPlan
+from ..protocol import JudgeRequest, JudgeResponse, Usage
+from ..types import (
+    NO_DEFINITION,
+    CompletenessRubric,
+    ContentItem,
+    MetricOutcome,
+    SectionDefinition,
+    SectionOutcome,
+)
+from ._conversation import NO_FREE_FORM, ConversationContext, build_request, na_or_plan, restrict
 from ._questions import ID_PATH, Question, answers_by_id, render_definitions, render_questions
 from ._read import as_bool, as_str
-from .model import SectionDefinition
-from .prompts import build_request, restrict
-from .results import CompletenessRubric, ContentItem
+from .rubric import questions
 
 __all__ = [
     "CATEGORICAL_NA",
@@ -27,6 +35,7 @@ __all__ = [
     "TASK",
     "VERSION",
     "completeness_request",
+    "plan",
     "read_rubrics",
 ]
 
@@ -34,6 +43,7 @@ NAME = "completeness"
 VERSION = "1"
 TASK = f"{NAME}@{VERSION}"
 
+EMPTY_CONTENT = "the transcript holds no content for any of this section's questions; not scored"
 CATEGORICAL_NA = (
     "N/A: completeness is judged only for free-form sections; this section is categorical"
 )
@@ -157,3 +167,94 @@ def read_rubrics(
         except ParseError as exc:
             raise ParseError(f"answer {q.id}: {exc}", raw=response.text) from None
     return out
+
+
+def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
+    """Free-form sections only: one request with every section's questions.
+
+    A judge that declines the metric makes every section N/A with its reason.
+    """
+    version, mode = ctx.version(VERSION), ctx.capabilities.mode
+    declined = ctx.capabilities.declines(TASK)
+    if declined:
+        sections = {p.name: SectionOutcome(p.name, reason=declined) for p in ctx.sections}
+
+        def declined_finish(_: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
+            outcome = MetricOutcome(NAME, version, sections=sections, reason=declined, mode=mode)
+            return {NAME: outcome}
+
+        return MetricPlan(NAME, (), declined_finish)
+    reasons: dict[str, str] = {}
+    for p in ctx.sections:
+        if p.definition is None:
+            reasons[p.name] = NO_DEFINITION
+        elif p.definition.categorical:
+            reasons[p.name] = CATEGORICAL_NA
+    outcomes, applicable = na_or_plan(ctx.sections, reasons)
+    asked: list[Question] = []
+    errors: dict[str, str] = {}
+    for p in applicable:
+        assert p.definition is not None
+        found = ctx.directives.get(p.definition.name)
+        if isinstance(found, str) or found is None:
+            errors[p.name] = found or "no rubric questions"
+            continue
+        for text in questions(found, "completeness"):
+            asked.append(Question(f"Q{len(asked) + 1}", p.name, text))
+
+    def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
+        if not applicable:
+            outcome = MetricOutcome(
+                NAME, version, sections=outcomes, reason=NO_FREE_FORM, mode=mode
+            )
+            return {NAME: outcome}
+        usage, calls, metric_error, raw = Usage(), 0, None, None
+        rubrics: dict[str, CompletenessRubric] = {}
+        if judged:
+            j = judged[0]
+            usage, calls, raw = j.usage, j.calls, j.raw_reply
+            if j.value is None:
+                metric_error = j.error
+            else:
+                rubrics = j.value
+        done = dict(outcomes)
+        for p in applicable:
+            if p.name in errors or metric_error is not None:
+                done[p.name] = SectionOutcome(p.name, error=errors.get(p.name) or metric_error)
+                continue
+            mine = [rubrics[q.id] for q in asked if q.section == p.name]
+            items = [c for r in mine for c in r.content_list]
+            done[p.name] = SectionOutcome(
+                p.name,
+                numerator=sum(1 for c in items if c.is_covered),
+                denominator=len(items),
+                rubrics=tuple(mine),
+                note=None if items else EMPTY_CONTENT,
+            )
+        if metric_error is None and errors:
+            metric_error = "; ".join(f"{n}: {e}" for n, e in errors.items())
+        return {
+            NAME: MetricOutcome(
+                NAME,
+                version,
+                sections=done,
+                error=metric_error,
+                raw_reply=raw,
+                usage=usage,
+                calls=calls,
+                mode=mode,
+            )
+        }
+
+    if not asked:
+        return MetricPlan(NAME, (), finish)
+    in_request = {q.section for q in asked}
+    definitions = [p.definition for p in applicable if p.definition and p.name in in_request]
+    request = completeness_request(
+        ctx.prefix, definitions, asked, language=ctx.language, max_tokens=ctx.max_tokens
+    )
+
+    def read(response: JudgeResponse) -> dict[str, CompletenessRubric]:
+        return read_rubrics(response, asked)
+
+    return MetricPlan(NAME, (Call(request, read),), finish)

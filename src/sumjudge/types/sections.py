@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .model import FREE_TEXT_SECTION, ConversationItem, SectionDefinition
+from .conversation import FREE_TEXT_SECTION, ConversationItem, SectionDefinition
 
 __all__ = [
     "NO_DEFINITION",

@@ -10,21 +10,35 @@ percentage.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..errors import ParseError
+from ..plan import Call, Judged, MetricPlan
 from ..protocol import JudgeRequest, JudgeResponse
+from ..types import AccuracyPoint, MetricOutcome, SectionOutcome, Turn
+from ._conversation import ConversationContext, build_request, restrict
 from ._read import as_bool, as_str, reply_object, turn_numbers
-from .model import Turn
-from .prompts import build_request, restrict
-from .results import AccuracyPoint, SectionOutcome
 from .transcript import verify_quote
 
-__all__ = ["NAME", "SCHEMA", "TASK", "VERSION", "accuracy_request", "read_points", "score_points"]
+__all__ = [
+    "CATEGORICAL_PART",
+    "NAME",
+    "SCHEMA",
+    "TASK",
+    "VERSION",
+    "accuracy_request",
+    "plan",
+    "read_points",
+    "score_points",
+]
 
 NAME = "accuracy"
 VERSION = "1"
 TASK = f"{NAME}@{VERSION}"
+CATEGORICAL_PART = f"{TASK}/categorical"
+"""Checking a categorical section's value (a judge may decline it, with its reason)."""
+EMPTY = "N/A: every section is empty"
 
 QUOTE_NOT_FOUND = "quote not found in the transcript"
 UNKNOWN_SECTION = "the summary has no section of this name"
@@ -87,11 +101,17 @@ _INSTRUCTIONS = (
 
 
 def accuracy_request(
-    prefix: str, section_names: Sequence[str], *, language: str | None, max_tokens: int
+    prefix: str,
+    section_names: Sequence[str],
+    *,
+    language: str | None,
+    max_tokens: int,
+    subject: Mapping[str, Any] | None = None,
 ) -> JudgeRequest:
     """The decompose-and-check request for one summary (all sections in one call)."""
     names = ", ".join(f'"{n}"' for n in section_names)
     return build_request(
+        subject=subject,
         task=TASK,
         prefix=prefix,
         instructions=_INSTRUCTIONS.format(sections=names),
@@ -174,3 +194,70 @@ def score_points(
         )
         for name, ps in grouped.items()
     }
+
+
+def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
+    """One request decomposing and checking every non-empty section.
+
+    Sections whose check the judge declines (`CATEGORICAL_PART`) are N/A with its reason.
+    """
+    declined = ctx.capabilities.declines(CATEGORICAL_PART)
+    na = {
+        p.name: declined
+        for p in ctx.sections
+        if declined and p.definition is not None and p.definition.categorical
+    }
+    names = [p.name for p in ctx.sections if p.text.strip() and p.name not in na]
+    version, mode = ctx.version(VERSION), ctx.capabilities.mode
+
+    def outcome(points: Sequence[AccuracyPoint]) -> MetricOutcome:
+        sections = score_points(points, names) if names else {}
+        sections.update({n: SectionOutcome(n, reason=r) for n, r in na.items()})
+        order = [p.name for p in ctx.sections if p.name in sections]
+        order += [n for n in sections if n not in order]
+        return MetricOutcome(
+            NAME,
+            version,
+            sections={n: sections[n] for n in order},
+            decomposition=tuple(points),
+            mode=mode,
+        )
+
+    if not names:
+
+        def decided(_: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
+            if na:
+                return {NAME: outcome(())}
+            return {NAME: MetricOutcome(NAME, version, reason=EMPTY, mode=mode)}
+
+        return MetricPlan(NAME, (), decided)
+    texts = {p.name: p.text for p in ctx.sections if p.name in names}
+    request = accuracy_request(
+        ctx.prefix,
+        names,
+        language=ctx.language,
+        max_tokens=ctx.max_tokens,
+        subject={"turns": ctx.turns, "sections": texts, "language": ctx.language},
+    )
+
+    def read(response: JudgeResponse) -> tuple[AccuracyPoint, ...]:
+        return read_points(response, ctx.turns, names)
+
+    def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
+        j = judged[0]
+        if j.value is None:
+            return {
+                NAME: MetricOutcome(
+                    NAME,
+                    version,
+                    error=j.error,
+                    raw_reply=j.raw_reply,
+                    usage=j.usage,
+                    calls=j.calls,
+                    mode=mode,
+                )
+            }
+        done = outcome(j.value)
+        return {NAME: replace(done, usage=j.usage, calls=j.calls)}
+
+    return MetricPlan(NAME, (Call(request, read),), finish)

@@ -1,0 +1,317 @@
+"""AutoEvaluator: accuracy, adherence and completeness of sectioned conversation summaries.
+
+Example:
+    >>> evaluator = AutoEvaluator(model="openai/gpt-4o-mini",
+    ...     sections=[SectionDefinition(name="Resolved", instruction="Was it resolved?",
+    ...                                 allowed_values=("Yes", "No"))])
+    >>> out = await evaluator.evaluate({"transcript": [...], "summary": {"Resolved": "Yes"}})
+    >>> out["adherence"]["score"]   # a percentage, or None with a "reason"
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..cache import ResponseCache
+from ..cost import CostEstimate, ModelTable, Price
+from ..errors import ConfigError, ParseError, ProviderError
+from ..metrics import accuracy, adherence, completeness, rubric
+from ..metrics._conversation import ConversationContext, data_block
+from ..metrics.consistency import (
+    CONSISTENCY,
+    conversation_plan,
+    derive_consistency,
+    derived_version,
+)
+from ..plan import MetricPlan
+from ..protocol import Judge
+from ..runner import RetryPolicy, describe_error
+from ..types import (
+    AutoEvalResult,
+    ConversationItem,
+    MetricOutcome,
+    MetricResult,
+    SectionDefinition,
+    coerce_conversation,
+    coerce_section,
+    plan_sections,
+)
+from .base import Evaluator, ItemRun, Stages
+from .records import Record
+from .rubric_cache import RubricCache
+
+__all__ = ["AUTO_METRICS", "DEFAULT_MODEL", "AutoEvaluator", "AutoRecord"]
+
+DEFAULT_MODEL = "google/gemini-2.5-flash"
+AUTO_METRICS = ("accuracy", "adherence", "completeness")
+_ALL_METRICS = (*AUTO_METRICS, "consistency")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
+_PLANNERS: dict[str, Callable[[ConversationContext], MetricPlan[Any]]] = {
+    "accuracy": accuracy.plan,
+    "adherence": adherence.plan,
+    "completeness": completeness.plan,
+    "consistency": conversation_plan,
+}
+"""The metric modules' plans: adding a metric is its module plus one line here."""
+
+AutoRecord = Record
+"""A batch record of the autoevaluator (the one `Record` type of every evaluator)."""
+
+Directives = dict[str, "tuple[str, ...] | str"]
+
+
+class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
+    """Judges conversation summaries on accuracy, adherence and completeness.
+
+    Args:
+        model: "provider/model", "local" (offline: only what can be checked without an
+            LLM), or a Judge object (e.g. `ScriptedJudge` in tests).
+        model_credentials: the provider's API key; defaults to its environment variable.
+        metrics: any of "accuracy", "adherence", "completeness" and "consistency" (the
+            foundation's 1-3 metric; derived from the accuracy decomposition when accuracy
+            is also requested, so the summary is decomposed once).
+        sections: section definitions, or a YAML/JSON file of them.
+        base_url: an OpenAI-compatible server to send requests to.
+        retry_policy: back-off, attempts and per-call timeout.
+        explanation_language: language for justifications; default: the transcript's.
+        rubric_cache: a JSON file to persist rubric questions in, or a shared RubricCache.
+        repair: re-ask once when a reply cannot be read.
+        max_tokens: reply cap per request (decompositions of long summaries are long).
+        timeout: the provider adapter's own timeout per request, in seconds.
+        cache: the judge-response cache: a `ResponseCache`, a path, True for the default
+            location (`$SUMJUDGE_CACHE_DIR` or the user cache dir), or None/False for none.
+            Rubric-generation requests go through it too, so a warm re-run makes no calls.
+        prices: price/context-window overrides (a `ModelTable`, a mapping or a JSON file).
+        price: the judge's price, overriding the table.
+        context_window: the judge's context window in tokens, overriding the table; a
+            conversation whose requests do not fit fails with the sizes (never truncated).
+        long_source: only "fail" for now: a transcript beyond the window fails with the
+            sizes. (The chunked strategy is not built for conversations yet.)
+    """
+
+    def __init__(
+        self,
+        model: str | Judge = DEFAULT_MODEL,
+        model_credentials: str | None = None,
+        *,
+        metrics: Sequence[str] | None = None,
+        sections: Sequence[SectionDefinition | dict[str, Any]] | str | Path | None = None,
+        base_url: str | None = None,
+        retry_policy: RetryPolicy | None = None,
+        explanation_language: str | None = None,
+        rubric_cache: RubricCache | str | Path | None = None,
+        repair: bool = True,
+        max_tokens: int = 4096,
+        timeout: float = 120.0,
+        cache: ResponseCache | str | Path | bool | None = None,
+        prices: ModelTable | Mapping[str, Any] | str | Path | None = None,
+        price: Price | None = None,
+        context_window: int | None = None,
+        long_source: str = "fail",
+    ) -> None:
+        if long_source == "chunked":
+            raise ConfigError(
+                "long_source='chunked' is not available for conversation summaries yet; "
+                "use a judge with a larger context window"
+            )
+        names = list(dict.fromkeys(metrics if metrics is not None else AUTO_METRICS))
+        unknown = [m for m in names if m not in _ALL_METRICS]
+        if unknown or not names:
+            raise ConfigError(
+                f"unknown metric(s) {unknown}; choose from {', '.join(_ALL_METRICS)}"
+                if unknown
+                else "metrics must name at least one metric"
+            )
+        self.metrics = names
+        self.sections = _load_sections(sections)
+        self.language = explanation_language
+        self.max_tokens = max_tokens
+        self.rubrics = (
+            rubric_cache if isinstance(rubric_cache, RubricCache) else RubricCache(rubric_cache)
+        )
+        # Directives known or guessed during one dry run (one request per definition).
+        self._estimated: dict[str, tuple[str, ...]] = {}
+        self._guessed: set[str] = set()
+        super().__init__(
+            model,
+            model_credentials,
+            base_url=base_url,
+            retry_policy=retry_policy,
+            timeout=timeout,
+            repair=repair,
+            cache=cache,
+            prices=prices,
+            price=price,
+            context_window=context_window,
+            long_source=long_source,
+        )
+
+    @property
+    def offline(self) -> bool:
+        """Whether the judge is the offline backend."""
+        return self.capabilities.mode == "offline"
+
+    @property
+    def metric_versions(self) -> dict[str, str]:
+        """Version tags of the requested metrics (prompt changes bump them)."""
+        if self.capabilities.version:
+            return {m: self.capabilities.version for m in self.metrics}
+        versions = {
+            "accuracy": accuracy.VERSION,
+            "adherence": f"{adherence.VERSION}+{rubric.TASK}",
+            "completeness": f"{completeness.VERSION}+{rubric.TASK}",
+            "consistency": derived_version(accuracy.VERSION)
+            if "accuracy" in self.metrics
+            else CONSISTENCY.version,
+        }
+        return {m: versions[m] for m in self.metrics}
+
+    def coerce(self, raw: Any, index: int | str | None) -> ConversationItem:
+        """Validate one conversation, naming the item and the field when it is unusable."""
+        return coerce_conversation(raw, index)
+
+    def source_text(self, item: ConversationItem) -> str:
+        """The transcript's text."""
+        return "\n".join(t.text for t in item.turns)
+
+    # -- rubric questions: the stage before the plan ------------------------------------------
+    def _rubric_definitions(self, conv: ConversationItem) -> list[SectionDefinition]:
+        """The distinct definitions whose rubric questions judging `conv` needs."""
+        if self.capabilities.declines(rubric.TASK):
+            return []
+        out: dict[str, SectionDefinition] = {}
+        for p in plan_sections(conv, self.sections):
+            d = p.definition
+            if d is None or d.categorical:
+                continue
+            if "completeness" in self.metrics or (
+                "adherence" in self.metrics and d.kind != "prebuilt"
+            ):
+                out.setdefault(d.name, d)
+        return list(out.values())
+
+    async def prepare(self, item: ConversationItem, run: ItemRun) -> Directives:
+        """Rubric directives per definition name, or why they could not be generated."""
+
+        async def one(d: SectionDefinition) -> tuple[str, ...] | str:
+            try:
+                return await self.rubrics.directives(d, run.ask)
+            except ProviderError as exc:
+                return describe_error(exc)
+            except ParseError as exc:
+                return str(exc)
+
+        wanted = self._rubric_definitions(item)
+        found = await asyncio.gather(*(one(d) for d in wanted))
+        return {d.name: v for d, v in zip(wanted, found, strict=True)}
+
+    def prepare_estimate(self, item: ConversationItem, estimate: CostEstimate) -> Directives:
+        """Directives for a dry run: from the rubric cache, the response cache, or a guess.
+
+        A generation request not yet in the rubric cache is counted once per definition
+        (free when the response cache holds it). A guess stands in one directive per
+        sentence of the definition, roughly what generation returns (the estimate says so).
+        """
+        out: Directives = {}
+        for d in self._rubric_definitions(item):
+            key = rubric.cache_key(d)
+            if key in self._estimated:
+                out[d.name] = self._estimated[key]
+                continue
+            known = self.rubrics.cached(d)
+            if known is None:
+                request = rubric.rubric_request(d)
+                hit = self.caller.peek(request)
+                estimate.add_requests([request], [hit is not None])
+                try:
+                    known = rubric.read_directives(hit) if hit is not None else None
+                except ParseError:
+                    known = None
+                if known is None:
+                    parts = [s.strip().rstrip(".") for s in _SENTENCE.split(d.instruction)]
+                    known = tuple(p for p in parts if p) or (d.instruction,)
+                    self._guessed.add(d.name)
+            self._estimated[key] = out[d.name] = known
+        return out
+
+    def estimate_cost(self, items: Any) -> CostEstimate:
+        """A dry run: requests, tokens and cost; rubric generation counted once per definition."""
+        self._estimated.clear()
+        self._guessed.clear()
+        estimate = super().estimate_cost(items)
+        if self._guessed:
+            estimate.notes.append(
+                "rubric questions not generated yet for "
+                + ", ".join(sorted(self._guessed))
+                + ": adherence/completeness requests sized with one question per sentence "
+                "of the definition"
+            )
+        return estimate
+
+    # -- the plan and its assembly ------------------------------------------------------------
+    def context(self, item: ConversationItem, directives: Directives | None) -> ConversationContext:
+        """What the metric plans of `item` need."""
+        plans = tuple(plan_sections(item, self.sections))
+        return ConversationContext(
+            item=item,
+            sections=plans,
+            prefix=data_block(item.turns, {p.name: p.text for p in plans}),
+            language=self.language,
+            max_tokens=self.max_tokens,
+            capabilities=self.capabilities,
+            directives=directives or {},
+        )
+
+    def plan(self, item: ConversationItem, prepared: Any) -> Stages:
+        """One plan per requested metric (consistency is derived when accuracy is asked)."""
+        ctx = self.context(item, prepared)
+        plans: list[MetricPlan[Any]] = [
+            _PLANNERS[m](ctx) for m in self.metrics if not self._derived(m)
+        ]
+        return [plans]
+
+    def _derived(self, metric: str) -> bool:
+        return metric == "consistency" and "accuracy" in self.metrics
+
+    def assemble(self, item: ConversationItem, results: dict[str, Any]) -> AutoEvalResult:
+        """The metrics in requested order; consistency derived from accuracy when both."""
+        if "consistency" in self.metrics and "accuracy" in self.metrics:
+            acc: MetricOutcome = results["accuracy"]
+            results["consistency"] = derive_consistency(
+                acc.decomposition, version=acc.version, error=acc.error
+            )
+        return AutoEvalResult(metrics={m: results[m] for m in self.metrics}, id=item.id)
+
+    def unfit(self, item: ConversationItem, reason: str) -> AutoEvalResult:
+        """Every metric failed with the context-window reason."""
+        versions = self.metric_versions
+        failed: dict[str, MetricOutcome | MetricResult] = {
+            m: MetricResult(name=m, version=versions[m], error=reason)
+            if m == "consistency"
+            else MetricOutcome(m, versions[m], error=reason)
+            for m in self.metrics
+        }
+        return AutoEvalResult(metrics=failed, id=item.id)
+
+
+def _load_sections(
+    sections: Sequence[SectionDefinition | dict[str, Any]] | str | Path | None,
+) -> list[SectionDefinition]:
+    if sections is None:
+        return []
+    if isinstance(sections, (str, Path)):
+        from ..datasets.conversations import load_sections
+
+        return load_sections(sections)
+    out = [coerce_section(s, i) for i, s in enumerate(sections)]
+    seen: set[str] = set()
+    for d in out:
+        key = d.name.casefold()
+        if key in seen:
+            raise ConfigError(f"section {d.name!r} is defined twice")
+        seen.add(key)
+    return out

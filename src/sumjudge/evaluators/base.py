@@ -1,0 +1,391 @@
+"""The evaluator lifecycle shared by `SummarizationEvaluator` and `AutoEvaluator`.
+
+One item travels one path: item -> (prepare) -> plan -> requests -> runner -> judge ->
+readers -> finish -> assemble -> record. The base owns construction (judge or offline
+backend, cache, prices, context window), `evaluate` / `evaluate_result` /
+`evaluate_batch` / `estimate_cost`, the records and the async context manager. A
+subclass says only what differs: how a raw input becomes its item, the item's plan, and
+how the metrics' results assemble into its result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from ..accounting import ItemLedger, RunSummary
+from ..cache import ResponseCache
+from ..cost import CostEstimate, ModelTable, Price
+from ..errors import ConfigError, DataError
+from ..judges._registry import get_judge
+from ..plan import Call, Judged, MetricPlan, requests_of
+from ..protocol import Judge, JudgeRequest
+from ..ratelimit import RateLimiter
+from ..runner import JudgeCaller, RetryPolicy, run_items
+from ..tokens import ContextFit, check_context
+from .records import Record, error_failure, item_failure, item_id
+
+__all__ = ["Evaluator", "ItemRun", "Stages", "flatten", "open_cache"]
+
+ItemT = TypeVar("ItemT")
+ResultT = TypeVar("ResultT")
+T = TypeVar("T")
+
+Stages = list[list[MetricPlan[Any]]]
+"""An item's plan: metric plans in stages; each stage runs once the previous finished."""
+
+
+def open_cache(
+    cache: ResponseCache | str | Path | bool | None,
+) -> tuple[ResponseCache | None, bool]:
+    """(the cache, whether the evaluator owns it and must close it) for a `cache=` argument.
+
+    True: the default location; a path: a cache there; a `ResponseCache`: used as is (the
+    caller owns it); None/False: no cache.
+    """
+    owns = cache is True or isinstance(cache, (str, Path))
+    if cache is True:
+        cache = ResponseCache()
+    elif isinstance(cache, (str, Path)):
+        cache = ResponseCache(cache)
+    # (not `cache or None`: an empty ResponseCache has len() 0 and is falsy)
+    return (cache if isinstance(cache, ResponseCache) else None), owns
+
+
+@dataclass
+class ItemRun:
+    """What one item's calls share: the caller, the item's ledger and the run's limiter."""
+
+    caller: JudgeCaller
+    repair: bool
+    limiter: RateLimiter | None = None
+    ledger: ItemLedger = field(default_factory=ItemLedger)
+
+    async def ask(self, call: Call[T]) -> Judged[T]:
+        """Send one call of a plan through the runner, counted on this item."""
+        return await self.caller.ask(
+            call.request,
+            call.read,
+            repair=self.repair,
+            ledger=self.ledger,
+            limiter=self.limiter,
+        )
+
+    async def execute(self, stages: Stages) -> dict[str, Any]:
+        """Every metric's result of the plan, by metric name."""
+        results: dict[str, Any] = {}
+
+        async def one(plan: MetricPlan[Any]) -> Mapping[str, Any]:
+            judged = await asyncio.gather(*(self.ask(c) for c in plan.calls))
+            return plan.finish(judged)
+
+        for stage in stages:
+            for done in await asyncio.gather(*(one(p) for p in stage)):
+                results.update(done)
+        return results
+
+
+class _Unfit(Exception):
+    def __init__(self, fit: ContextFit) -> None:
+        self.fit = fit
+
+
+class Evaluator(Generic[ItemT, ResultT]):
+    """The shared lifecycle; subclasses supply the item type, its plan and its assembly.
+
+    Args:
+        model: "provider/model", "local" / "local-lexical" (the offline judge), or a
+            Judge object.
+        model_credentials: the provider's API key; defaults to its environment variable.
+        base_url: an OpenAI-compatible (or Gemini-compatible) server to send requests to.
+        retry_policy: back-off, attempts and per-call timeout.
+        timeout: the provider adapter's own timeout per request, in seconds.
+        repair: re-ask once when a reply cannot be read.
+        cache: the judge-response cache: a `ResponseCache`, a path, True for the default
+            location (`$SUMJUDGE_CACHE_DIR` or the user cache dir), or None/False for none.
+        prices: price/context-window overrides (a `ModelTable`, a mapping or a JSON file).
+        price: the judge's price, overriding the table.
+        context_window: the judge's context window in tokens, overriding the table.
+        long_source: what to do with a source that does not fit the judge's context
+            window: "fail" (the item fails, stating the window and the size) or "chunked"
+            (`evaluators/longsource.py`). Never truncated silently.
+    """
+
+    def __init__(
+        self,
+        model: str | Judge,
+        model_credentials: str | None = None,
+        *,
+        base_url: str | None = None,
+        retry_policy: RetryPolicy | None = None,
+        timeout: float = 120.0,
+        repair: bool = True,
+        cache: ResponseCache | str | Path | bool | None = None,
+        prices: ModelTable | Mapping[str, Any] | str | Path | None = None,
+        price: Price | None = None,
+        context_window: int | None = None,
+        long_source: str = "fail",
+    ) -> None:
+        if long_source not in ("fail", "chunked"):
+            raise ConfigError(f"long_source {long_source!r}: choose fail or chunked")
+        self.long_source = long_source
+        self.repair = repair
+        self.judge: Judge = get_judge(
+            model, api_key=model_credentials, base_url=base_url, timeout=timeout
+        )
+        self.judge_name: str = self.judge.name
+        self.capabilities = self.judge.capabilities
+        self.models = prices if isinstance(prices, ModelTable) else ModelTable(prices)
+        self.price = price or self.models.price(self.judge_name)
+        self.context_window = context_window or self.models.context_window(self.judge_name)
+        self.cache: ResponseCache | None
+        self.cache, self._owns_cache = open_cache(cache)
+        self.caller = JudgeCaller(
+            self.judge,
+            retry_policy,
+            cache=self.cache if self.capabilities.cacheable else None,
+            price=self.price,
+        )
+        self.last_summary: RunSummary | None = None
+
+    # -- what a subclass supplies -------------------------------------------------------------
+    def coerce(self, raw: Any, index: int | str | None) -> ItemT:
+        """The validated item for a raw input; raises `DataError` naming the field."""
+        raise NotImplementedError
+
+    def plan(self, item: ItemT, prepared: Any) -> Stages:
+        """The item's metric plans, built once per item."""
+        raise NotImplementedError
+
+    def assemble(self, item: ItemT, results: dict[str, Any]) -> ResultT:
+        """The item's result from its metrics' results (and the rules, where they apply)."""
+        raise NotImplementedError
+
+    def unfit(self, item: ItemT, reason: str) -> ResultT:
+        """The result of an item whose source does not fit the judge (every metric failed)."""
+        raise NotImplementedError
+
+    def source_text(self, item: ItemT) -> str:
+        """The item's source, for the context-window message."""
+        raise NotImplementedError
+
+    @property
+    def metric_versions(self) -> dict[str, str]:
+        """Version tags of the requested metrics (prompt changes bump them)."""
+        raise NotImplementedError
+
+    async def prepare(self, item: ItemT, run: ItemRun) -> Any:
+        """Judge calls the plan depends on (rubric questions); None when there are none."""
+        return None
+
+    def prepare_estimate(self, item: ItemT, estimate: CostEstimate) -> Any:
+        """What `prepare` would give, for a dry run (counting the requests it would send)."""
+        return None
+
+    async def judge_long(
+        self, item: ItemT, prepared: Any, window: int, run: ItemRun
+    ) -> tuple[ResultT, dict[str, Any]]:
+        """Judge an item whose source does not fit (`long_source="chunked"`)."""
+        raise ConfigError(f"long_source='chunked' is not available for {type(self).__name__}")
+
+    def meta_base(self) -> dict[str, Any]:
+        """The `meta` every record of a batch starts with."""
+        return {"judge": self.judge_name, "metric_versions": self.metric_versions}
+
+    # -- one item -----------------------------------------------------------------------------
+    async def _judge(self, item: ItemT, run: ItemRun) -> tuple[ResultT, dict[str, Any] | None]:
+        # The plan before any call: what does not depend on earlier calls (all of it for
+        # summaries; for conversations all but the rubric questions). An item that does
+        # not fit fails here, before anything is sent for it.
+        stages = self.plan(item, None)
+        fit = self._fit(item, stages)
+        prepared = None
+        if fit.fits:
+            prepared = await self.prepare(item, run)
+            if prepared is not None:
+                stages = self.plan(item, prepared)
+                fit = self._fit(item, stages)
+        if fit.fits:
+            return self.assemble(item, await run.execute(stages)), None
+        if self.long_source == "chunked" and fit.window:
+            return await self.judge_long(item, prepared, fit.window, run)
+        raise _Unfit(fit)
+
+    def _fit(self, item: ItemT, stages: Stages) -> ContextFit:
+        requests = requests_of(flatten(stages))
+        return check_context(requests, self.context_window, self.source_text(item))
+
+    def plan_requests(self, data: Any, prepared: Any = None) -> list[JudgeRequest]:
+        """The first-try requests judging one item sends, in order (for inspection)."""
+        item = self.coerce(data, item_id(data))
+        return requests_of(flatten(self.plan(item, prepared)))
+
+    def _item_run(self, limiter: RateLimiter | None = None) -> ItemRun:
+        return ItemRun(self.caller, self.repair, limiter)
+
+    async def evaluate(self, data: Any) -> dict[str, Any]:
+        """Judge one item and return its JSON as a dict."""
+        return self._to_dict(await self.evaluate_result(data))
+
+    def _to_dict(self, result: ResultT) -> dict[str, Any]:
+        out: dict[str, Any] = result.to_dict()  # type: ignore[attr-defined]
+        return out
+
+    async def evaluate_result(self, data: Any, index: int | str | None = None) -> ResultT:
+        """Judge one item and return the typed result.
+
+        Raises `DataError` (naming the field) if the item is unusable. A source that does
+        not fit the judge's window gives a result whose metrics all failed with the sizes
+        (or is judged in chunks with `long_source="chunked"`).
+        """
+        item = self.coerce(data, index if index is not None else item_id(data))
+        try:
+            result, _ = await self._judge(item, self._item_run())
+        except _Unfit as unfit:
+            return self.unfit(item, unfit.fit.message(self.judge_name))
+        return result
+
+    # -- many items ---------------------------------------------------------------------------
+    async def evaluate_batch(
+        self,
+        items: Iterable[Any],
+        *,
+        concurrency: int = 8,
+        requests_per_minute: float | None = None,
+        tokens_per_minute: float | None = None,
+        max_cost: float | None = None,
+        skip: Container[int] | None = None,
+        summary: RunSummary | None = None,
+    ) -> AsyncIterator[Record]:
+        """Judge many items, yielding one record per item as it finishes.
+
+        Every item ends as exactly one record (`Record.status`): judged ("ok", or
+        "failed" with each failed metric's reason and attempts), invalid input (a bad
+        item, or a `DataError` a loader put in its place, becomes a record with `error`),
+        or "not_run" (after `max_cost`). Records carry the input's 0-based `index`.
+
+        Args:
+            items: the inputs, pulled lazily (so a file of any size streams through).
+            concurrency: items judged at once.
+            requests_per_minute: client-side cap on judge requests (None: no cap).
+            tokens_per_minute: client-side cap on prompt + completion tokens.
+            max_cost: stop starting new items once this many USD were spent in this run;
+                the rest are yielded with status "not_run". Needs a price.
+            skip: input indices not to judge at all (already done: resume). They are not
+                yielded; `summary.skipped` counts them.
+            summary: a `RunSummary` to fill in (also kept as `self.last_summary`).
+        """
+        run = summary if summary is not None else RunSummary()
+        self.last_summary = run
+        caller = self.caller
+        before = replace(caller.stats)
+        if max_cost is not None and self.price is None:
+            raise ConfigError(
+                f"max_cost needs a price for {self.judge_name}: pass price=... (CLI: --price)"
+            )
+        run.priced = self.price is not None
+        limiter = None
+        if requests_per_minute or tokens_per_minute:
+            limiter = RateLimiter(requests_per_minute, tokens_per_minute)
+        meta_base = self.meta_base()
+
+        def stop() -> str | None:
+            if max_cost is None:
+                return None
+            spent = caller.stats.cost_usd - before.cost_usd
+            if spent >= max_cost:
+                return f"max cost ${max_cost:g} reached (${spent:.4f} spent)"
+            return None
+
+        async def work(_: int, pair: tuple[int, Any]) -> Record:
+            return await self._record(*pair, meta_base, limiter)
+
+        def not_run(_: int, pair: tuple[int, Any], reason: str) -> Record:
+            index, raw = pair
+            return Record(index=index, id=item_id(raw), failure=item_failure("not_run", reason))
+
+        async for _, record in run_items(
+            _indexed(items, skip, run), work, concurrency=concurrency, stop=stop, on_stop=not_run
+        ):
+            run.count(record.status)
+            run.absorb(caller.stats, before)
+            yield record
+        run.absorb(caller.stats, before)
+        run.stopped = stop() if run.not_run else None
+
+    async def _record(
+        self, index: int, raw: Any, meta_base: dict[str, Any], limiter: RateLimiter | None
+    ) -> Record:
+        if isinstance(raw, DataError):
+            return Record(index=index, error=raw)
+        try:
+            item = self.coerce(raw, index)
+        except DataError as exc:
+            return Record(index=index, id=item_id(raw), error=exc)
+        meta = dict(meta_base)
+        ident = item_id(item)
+        run = self._item_run(limiter)
+        try:
+            result, context = await self._judge(item, run)
+        except _Unfit as unfit:
+            meta["context"] = unfit.fit.to_dict()
+            failure = item_failure("context", unfit.fit.message(self.judge_name))
+            return Record(index=index, id=ident, meta=meta, failure=failure)
+        except Exception as exc:  # an item must end as a record, whatever happened
+            return Record(index=index, id=ident, meta=meta, failure=error_failure(exc))
+        if context is not None:
+            meta["context"] = context
+        meta["run"] = run.ledger.to_dict()
+        return Record(index=index, id=ident, result=result, meta=meta, ledger=run.ledger)
+
+    # -- before a run -------------------------------------------------------------------------
+    def estimate_cost(self, items: Iterable[Any]) -> CostEstimate:
+        """A dry run: the requests, tokens and cost a batch would need; no judge is called.
+
+        Requests already in the response cache are counted as free.
+        """
+        estimate = CostEstimate(price=self.price)
+        for index, raw in enumerate(items):
+            if isinstance(raw, DataError):
+                estimate.invalid_items += 1
+                continue
+            try:
+                item = self.coerce(raw, index)
+            except DataError:
+                estimate.invalid_items += 1
+                continue
+            prepared = self.prepare_estimate(item, estimate)
+            requests = requests_of(flatten(self.plan(item, prepared)))
+            estimate.add_item(requests, [self.caller.cached(r) for r in requests])
+        return estimate
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    async def aclose(self) -> None:
+        """Release the judge's connections and close a cache the evaluator opened."""
+        await self.judge.aclose()
+        if self.cache is not None and self._owns_cache:
+            self.cache.close()
+
+    async def __aenter__(self) -> Any:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+def _indexed(
+    items: Iterable[Any], skip: Container[int] | None, run: RunSummary
+) -> Iterator[tuple[int, Any]]:
+    for index, item in enumerate(items):
+        if skip is not None and index in skip:
+            run.skipped += 1
+            continue
+        yield index, item
+
+
+def flatten(stages: Sequence[Sequence[MetricPlan[Any]]]) -> list[MetricPlan[Any]]:
+    """The plans of every stage, in order."""
+    return [p for stage in stages for p in stage]

