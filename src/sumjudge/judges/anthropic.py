@@ -11,53 +11,32 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..errors import (
-    AuthError,
-    MissingDependencyError,
-    ProviderError,
-    RateLimitError,
-    RequestError,
-    TransientProviderError,
-    TruncatedResponseError,
-)
-from ..protocol import LLM_CAPABILITIES, JudgeRequest, JudgeResponse, Usage
-from ._http import resolve_key, retry_after_seconds
+from ..errors import MissingDependencyError, ProviderError, TruncatedResponseError
+from ..protocol import JudgeRequest, JudgeResponse, Usage
+from ._http import SDKJudge, resolve_key, sdk_error
 
 __all__ = ["AnthropicJudge"]
 
 _MAX_BREAKPOINTS = 4  # Anthropic allows at most four cache_control markers per request
 
 
-class AnthropicJudge:
+class AnthropicJudge(SDKJudge):
     """Judge through `anthropic.AsyncAnthropic().messages.create`."""
 
-    capabilities = LLM_CAPABILITIES
-
+    provider = "anthropic"
     env_var = "ANTHROPIC_API_KEY"
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout: float = 120.0,
-    ) -> None:
+    def _connect(self, api_key: str | None, base_url: str | None, timeout: float) -> str | None:
         try:
             import anthropic
         except ImportError as exc:
             raise MissingDependencyError("anthropic", "anthropic") from exc
         self._anthropic = anthropic
-        self.model = model
-        self.name = f"anthropic/{model}"
-        self.identity = f"{self.name}@{base_url}" if base_url else self.name
         key = resolve_key(api_key, self.env_var, "Anthropic", required=True)
         self._client = anthropic.AsyncAnthropic(
             api_key=key, base_url=base_url, timeout=timeout, max_retries=0
         )
-
-    async def aclose(self) -> None:
-        await self._client.close()
+        return base_url
 
     def _messages(self, request: JudgeRequest) -> tuple[list[dict[str, Any]], list[Any]]:
         budget = _MAX_BREAKPOINTS
@@ -81,6 +60,7 @@ class AnthropicJudge:
         return messages, system
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Make one Messages call; the reply never has logprobs."""
         messages, system = self._messages(request)
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -122,29 +102,10 @@ class AnthropicJudge:
         )
 
     def _map_error(self, exc: Exception) -> ProviderError:
-        a = self._anthropic
-        if isinstance(exc, a.APITimeoutError):
-            return TransientProviderError("the request timed out")
-        if isinstance(exc, a.APIConnectionError):
-            return TransientProviderError(f"connection failed: {exc.__cause__ or exc}")
-        if isinstance(exc, a.APIStatusError):
-            status = exc.status_code
-            retry_after = retry_after_seconds(exc.response.headers)
-            detail = str(getattr(exc, "api_message", None) or exc)[:300]
-            if status == 429:
-                return RateLimitError(
-                    f"rate limited (HTTP 429): {detail}", retry_after=retry_after, status=status
-                )
-            if status in (401, 403):
-                return AuthError(
-                    f"Anthropic refused the credentials (HTTP {status}). Check {self.env_var}.",
-                    status=status,
-                )
-            if status in (408, 409) or status >= 500:
-                return TransientProviderError(
-                    f"server error (HTTP {status}): {detail}",
-                    retry_after=retry_after,
-                    status=status,
-                )
-            return RequestError(f"request rejected (HTTP {status}): {detail}", status=status)
-        return ProviderError(f"unexpected anthropic SDK error: {exc}")
+        return sdk_error(
+            self._anthropic,
+            exc,
+            detail=lambda e: str(getattr(e, "api_message", None) or e)[:300],
+            refused=f"Anthropic refused the credentials (HTTP {{status}}). Check {self.env_var}.",
+            label="anthropic",
+        )

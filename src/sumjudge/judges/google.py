@@ -7,20 +7,18 @@ import time
 from typing import Any
 
 from ..errors import (
-    AuthError,
     ProviderError,
-    RateLimitError,
     RequestError,
     TransientProviderError,
     TruncatedResponseError,
 )
-from ..protocol import LLM_CAPABILITIES, JudgeRequest, JudgeResponse, TokenLogprob, Usage
-from ._http import resolve_key, retry_after_seconds
+from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
+from ._http import SDKJudge, resolve_key, retry_after_seconds, status_error
 
 __all__ = ["GoogleJudge"]
 
 
-class GoogleJudge:
+class GoogleJudge(SDKJudge):
     """Judge through `google.genai` (`client.aio.models.generate_content`).
 
     Args:
@@ -30,25 +28,14 @@ class GoogleJudge:
         timeout: seconds per call (the SDK has no default timeout; we always set one).
     """
 
-    capabilities = LLM_CAPABILITIES
-
+    provider = "google"
     env_var = "GOOGLE_API_KEY"
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout: float = 120.0,
-    ) -> None:
+    def _connect(self, api_key: str | None, base_url: str | None, timeout: float) -> str | None:
         from google import genai
         from google.genai import types
 
         self._types = types
-        self.model = model
-        self.name = f"google/{model}"
-        self.identity = f"{self.name}@{base_url}" if base_url else self.name
         key = resolve_key(api_key, self.env_var, "Google", required=True)
         options: dict[str, Any] = {
             "timeout": int(timeout * 1000),  # google-genai counts milliseconds
@@ -62,8 +49,10 @@ class GoogleJudge:
         self._client = genai.Client(api_key=key, http_options=types.HttpOptions(**options))
         self._logprobs_ok = True
         self.capability_notes: list[str] = []
+        return base_url
 
     async def aclose(self) -> None:
+        """Release the client's connections."""
         await self._client.aio.aclose()
 
     def _config(self, request: JudgeRequest) -> Any:
@@ -84,6 +73,7 @@ class GoogleJudge:
         return t.GenerateContentConfig(**cfg)
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Make one `generate_content` call (repeated once if the model refuses logprobs)."""
         t = self._types
         contents: list[Any] = [
             t.Content(
@@ -176,24 +166,11 @@ class GoogleJudge:
         if type(exc).__module__.startswith("aiohttp") or isinstance(exc, asyncio.TimeoutError):
             return TransientProviderError(f"connection failed: {type(exc).__name__}: {exc}")
         if isinstance(exc, gerrors.APIError):
-            status = int(exc.code or 0)
             headers = getattr(getattr(exc, "response", None), "headers", None)
-            retry_after = retry_after_seconds(headers)
-            detail = f"{exc.status}: {exc.message}"[:300]
-            if status == 429:
-                return RateLimitError(
-                    f"rate limited (HTTP 429): {detail}", retry_after=retry_after, status=status
-                )
-            if status in (401, 403):
-                return AuthError(
-                    f"Google refused the credentials (HTTP {status}). Check {self.env_var}.",
-                    status=status,
-                )
-            if status in (408, 409) or status >= 500:
-                return TransientProviderError(
-                    f"server error (HTTP {status}): {detail}",
-                    retry_after=retry_after,
-                    status=status,
-                )
-            return RequestError(f"request rejected (HTTP {status}): {detail}", status=status)
+            return status_error(
+                int(exc.code or 0),
+                f"{exc.status}: {exc.message}"[:300],
+                retry_after=retry_after_seconds(headers),
+                refused=f"Google refused the credentials (HTTP {{status}}). Check {self.env_var}.",
+            )
         return ProviderError(f"unexpected google-genai error: {type(exc).__name__}: {exc}")

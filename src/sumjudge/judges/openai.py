@@ -20,16 +20,9 @@ import os
 import time
 from typing import Any
 
-from ..errors import (
-    AuthError,
-    ProviderError,
-    RateLimitError,
-    RequestError,
-    TransientProviderError,
-    TruncatedResponseError,
-)
-from ..protocol import LLM_CAPABILITIES, JudgeRequest, JudgeResponse, TokenLogprob, Usage
-from ._http import resolve_key, retry_after_seconds
+from ..errors import ProviderError, TransientProviderError, TruncatedResponseError
+from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
+from ._http import SDKJudge, resolve_key, sdk_error
 
 __all__ = ["OpenAIJudge"]
 
@@ -38,7 +31,7 @@ _FEATURE_WORDS = ("response_format", "json_schema", "schema", "grammar", "logpro
 _UNKNOWN_FIELD = ("extra", "unknown", "unrecognized", "unexpected", "not permitted", "support")
 
 
-class OpenAIJudge:
+class OpenAIJudge(SDKJudge):
     """Judge through the official `openai` SDK's chat-completions API.
 
     Args:
@@ -49,23 +42,13 @@ class OpenAIJudge:
         timeout: seconds per call.
     """
 
-    capabilities = LLM_CAPABILITIES
-
+    provider = "openai"
     env_var = "OPENAI_API_KEY"
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout: float = 120.0,
-    ) -> None:
+    def _connect(self, api_key: str | None, base_url: str | None, timeout: float) -> str | None:
         import openai
 
         self._openai = openai
-        self.model = model
-        self.name = f"openai/{model}"
         self.base_url = base_url or os.environ.get("SUMJUDGE_BASE_URL") or None
         key = resolve_key(api_key, self.env_var, "OpenAI", required=self.base_url is None)
         # Local servers often need no key, but the SDK insists on a non-empty one.
@@ -75,7 +58,6 @@ class OpenAIJudge:
             timeout=timeout,
             max_retries=0,  # retries are the runner's job, with one policy for all providers
         )
-        self.identity = f"{self.name}@{self.base_url}" if self.base_url else self.name
         self._schema_mode = 0
         self._schema_confirmed = False
         self._logprobs_ok = True
@@ -86,9 +68,7 @@ class OpenAIJudge:
             else ("max_completion_tokens", "max_tokens")
         )
         self.capability_notes: list[str] = []
-
-    async def aclose(self) -> None:
-        await self._client.close()
+        return self.base_url
 
     def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -173,6 +153,7 @@ class OpenAIJudge:
         return True
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Make one chat-completions call (repeated once per feature the server refuses)."""
         while True:
             kwargs = self._kwargs(request)
             mode = self._schema_mode
@@ -248,33 +229,14 @@ class OpenAIJudge:
         )
 
     def _map_error(self, exc: Exception) -> ProviderError:
-        o = self._openai
-        if isinstance(exc, o.APITimeoutError):
-            return TransientProviderError("the request timed out")
-        if isinstance(exc, o.APIConnectionError):
-            return TransientProviderError(f"connection failed: {exc.__cause__ or exc}")
-        if isinstance(exc, o.APIStatusError):
-            status = exc.status_code
-            retry_after = retry_after_seconds(exc.response.headers)
-            detail = _error_detail(exc)
-            if status == 429:
-                return RateLimitError(
-                    f"rate limited (HTTP 429): {detail}", retry_after=retry_after, status=status
-                )
-            if status in (401, 403):
-                return AuthError(
-                    f"the server refused the credentials (HTTP {status}): {detail}. "
-                    f"Check {self.env_var} or model_credentials.",
-                    status=status,
-                )
-            if status in (408, 409) or status >= 500:
-                return TransientProviderError(
-                    f"server error (HTTP {status}): {detail}",
-                    retry_after=retry_after,
-                    status=status,
-                )
-            return RequestError(f"request rejected (HTTP {status}): {detail}", status=status)
-        return ProviderError(f"unexpected OpenAI SDK error: {exc}")
+        return sdk_error(
+            self._openai,
+            exc,
+            detail=_error_detail,
+            refused="the server refused the credentials (HTTP {status}): {detail}. "
+            f"Check {self.env_var} or model_credentials.",
+            label="OpenAI",
+        )
 
 
 def _error_detail(exc: Any) -> str:
