@@ -36,10 +36,12 @@ MSGS = [
 
 
 def schema_format(schema: dict[str, Any]) -> dict[str, Any]:
+    """The `response_format` asking for `schema` as strict JSON schema output."""
     return {"type": "json_schema", "json_schema": {"name": "v", "schema": schema, "strict": True}}
 
 
 def client(srv: FakeOpenAIServer, **kw: Any) -> openai.AsyncOpenAI:
+    """An SDK client pointed at `srv`, without SDK retries."""
     return openai.AsyncOpenAI(base_url=srv.base_url, api_key="sk-test", max_retries=0, **kw)
 
 
@@ -56,6 +58,7 @@ async def ask(
 
 
 def get_json(url: str, method: str = "GET") -> Any:
+    """The JSON body of a plain HTTP request to `url`."""
     req = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
     with urllib.request.urlopen(req, timeout=5) as resp:
         return json.load(resp)
@@ -63,6 +66,7 @@ def get_json(url: str, method: str = "GET") -> Any:
 
 @pytest.fixture
 def srv() -> Iterator[FakeOpenAIServer]:
+    """A running server for one test."""
     with FakeOpenAIServer() as server:
         yield server
 
@@ -72,6 +76,7 @@ def srv() -> Iterator[FakeOpenAIServer]:
 
 @pytest.mark.asyncio
 async def test_default_reply_follows_schema_in_order(srv: FakeOpenAIServer) -> None:
+    """The default answer fits the schema, keys in schema order."""
     resp = await ask(srv, response_format=schema_format(VERDICT))
     choice = resp.choices[0]
     data = json.loads(choice.message.content)
@@ -84,6 +89,7 @@ async def test_default_reply_follows_schema_in_order(srv: FakeOpenAIServer) -> N
 
 @pytest.mark.asyncio
 async def test_default_reply_nested_refs_bounds_and_determinism(srv: FakeOpenAIServer) -> None:
+    """`$ref`, `anyOf` and bounds are honoured; one request, one answer."""
     schema = {
         "type": "object",
         "$defs": {
@@ -117,6 +123,7 @@ async def test_default_reply_nested_refs_bounds_and_determinism(srv: FakeOpenAIS
 
 @pytest.mark.asyncio
 async def test_no_schema_and_recorded_request(srv: FakeOpenAIServer) -> None:
+    """Without a schema: explanation + score; the request is recorded, its tokens counted."""
     resp = await ask(srv, temperature=0)
     assert json.loads(resp.choices[0].message.content)["score"] == 2
     assert list(json.loads(resp.choices[0].message.content)) == ["explanation", "score"]
@@ -131,6 +138,7 @@ async def test_no_schema_and_recorded_request(srv: FakeOpenAIServer) -> None:
 
 @pytest.mark.asyncio
 async def test_custom_responder_sync_and_async(srv: FakeOpenAIServer) -> None:
+    """A responder may return a `Reply` or an awaitable of one."""
     srv.responder = lambda body: Reply.text('```json\n{"score": 3}\n```')
     assert (await ask(srv)).choices[0].message.content.startswith("```json")
 
@@ -147,6 +155,7 @@ async def test_custom_responder_sync_and_async(srv: FakeOpenAIServer) -> None:
 
 @pytest.mark.asyncio
 async def test_logprobs_cover_content_exactly(srv: FakeOpenAIServer) -> None:
+    """The logprob tokens spell the content, each with its alternatives."""
     resp = await ask(srv, response_format=schema_format(VERDICT), logprobs=True, top_logprobs=5)
     content = resp.choices[0].message.content
     entries = resp.choices[0].logprobs.content
@@ -159,6 +168,7 @@ async def test_logprobs_cover_content_exactly(srv: FakeOpenAIServer) -> None:
 
 @pytest.mark.asyncio
 async def test_digit_token_alternatives(srv: FakeOpenAIServer) -> None:
+    """A score digit outranks its alternatives, which include every score from 1 to 3."""
     c = client(srv)
     for score in (1, 2, 3, 5):
         srv.enqueue(Reply.json({"explanation": "fine", "score": score}))
@@ -172,6 +182,7 @@ async def test_digit_token_alternatives(srv: FakeOpenAIServer) -> None:
 
 @pytest.mark.asyncio
 async def test_logprobs_absent_when_not_allowed() -> None:
+    """No logprobs when the reply, the request or the server rules them out."""
     with FakeOpenAIServer() as srv:
         srv.enqueue(Reply.json({"score": 2}, logprobs=False))
         assert (await ask(srv, logprobs=True, top_logprobs=3)).choices[0].logprobs is None
@@ -190,6 +201,7 @@ async def test_logprobs_absent_when_not_allowed() -> None:
 
 @pytest.mark.asyncio
 async def test_429_retry_after_then_500_then_success(srv: FakeOpenAIServer) -> None:
+    """Scripted errors come in order with their headers and count as errors."""
     srv.enqueue(
         Reply.error(429, "slow down", headers={"Retry-After": "1"}),
         Reply.error(500),
@@ -208,6 +220,7 @@ async def test_429_retry_after_then_500_then_success(srv: FakeOpenAIServer) -> N
 
 @pytest.mark.asyncio
 async def test_truncation(srv: FakeOpenAIServer) -> None:
+    """A truncated reply and the request's token limit both end with `length`."""
     srv.enqueue(Reply.truncated('{"explanation": "The sum'))
     resp = await ask(srv)
     assert resp.choices[0].finish_reason == "length"
@@ -218,6 +231,7 @@ async def test_truncation(srv: FakeOpenAIServer) -> None:
 
 @pytest.mark.asyncio
 async def test_reset_and_delay(srv: FakeOpenAIServer) -> None:
+    """A reset drops the connection; a delay holds the reply (past a short client timeout)."""
     srv.enqueue(Reply.reset(), Reply.delay(2.0), Reply.delay(0.05, Reply.text("late")))
     with pytest.raises(openai.APIConnectionError):
         await ask(srv)
@@ -233,6 +247,7 @@ async def test_reset_and_delay(srv: FakeOpenAIServer) -> None:
     [("reject_500", openai.InternalServerError), ("reject_400", openai.BadRequestError)],
 )
 async def test_json_schema_rejection(support: Any, error: type[Exception]) -> None:
+    """A refused `json_schema` format is an error that leaves the script alone."""
     with FakeOpenAIServer(json_schema_support=support) as srv:
         srv.enqueue(Reply.json({"explanation": "queued", "score": 1}))
         with pytest.raises(error):
@@ -246,6 +261,7 @@ async def test_json_schema_rejection(support: Any, error: type[Exception]) -> No
 
 @pytest.mark.asyncio
 async def test_raw_newlines_in_strings() -> None:
+    """Raw newlines inside strings make the JSON non-strict, as some servers do."""
     with FakeOpenAIServer(raw_newlines_in_strings=True) as srv:
         content = (
             (await ask(srv, response_format=schema_format(VERDICT))).choices[0].message.content
@@ -258,6 +274,8 @@ async def test_raw_newlines_in_strings() -> None:
 
 @pytest.mark.asyncio
 async def test_fault_injection_is_seeded() -> None:
+    """The same seed injects the same faults."""
+
     async def outcomes(seed: int) -> list[str]:
         with FakeOpenAIServer(error_rate=0.5, faults=("429", "500"), seed=seed) as srv:
             found = []
@@ -281,6 +299,7 @@ async def test_fault_injection_is_seeded() -> None:
 
 @pytest.mark.asyncio
 async def test_content_faults() -> None:
+    """Each fault kind spoils responder answers; scripted answers are never spoiled."""
     fmt = schema_format(VERDICT)
     with FakeOpenAIServer(error_rate=1.0, faults=("out_of_range",)) as srv:
         srv.enqueue(Reply.json({"explanation": "scripted", "score": 2}))  # scripts never fault
@@ -311,10 +330,12 @@ async def test_content_faults() -> None:
 
 
 def prompt_tokens(messages: list[dict[str, str]]) -> list[str]:
+    """The server's prompt tokens for `messages`."""
     return [t for m in messages for t in tokenize(m["role"]) + tokenize(m["content"])]
 
 
 def common_prefix(a: list[str], b: list[str]) -> int:
+    """How many leading items `a` and `b` share."""
     n = 0
     while n < min(len(a), len(b)) and a[n] == b[n]:
         n += 1
@@ -323,6 +344,7 @@ def common_prefix(a: list[str], b: list[str]) -> int:
 
 @pytest.mark.asyncio
 async def test_prefix_cache_accounting() -> None:
+    """Cached tokens are the longest block-aligned prefix seen within the TTL."""
     now = [0.0]
     shared = "Score the summary from 1 to 3. " * 40
 
@@ -364,6 +386,7 @@ async def test_prefix_cache_accounting() -> None:
 
 
 def test_sync_use_http_stats_models_and_reset() -> None:
+    """Sync use, the stats and models endpoints, reset and the 404 body."""
     with FakeOpenAIServer(model="fake-1") as srv:
         resp = asyncio.run(ask(srv))
         assert resp.choices[0].message.content
@@ -383,6 +406,7 @@ def test_sync_use_http_stats_models_and_reset() -> None:
 
 @pytest.mark.asyncio
 async def test_async_context_stops_with_request_in_flight() -> None:
+    """Leaving the async context stops the server despite a pending reply."""
     async with FakeOpenAIServer() as srv:
         srv.enqueue(Reply.delay(30))
         async with client(srv, timeout=5) as c:
@@ -395,6 +419,7 @@ async def test_async_context_stops_with_request_in_flight() -> None:
 
 
 def test_cli_prints_url_and_serves() -> None:
+    """`python -m sumjudge.testing.openai_server` prints its URL and answers."""
     src = str(Path(server_module.__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([src, os.environ.get("PYTHONPATH", "")])}
     cmd = [sys.executable, "-m", "sumjudge.testing.openai_server", "--port", "0", "--print-url"]
