@@ -23,98 +23,36 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timezone
 from os import PathLike
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
 from sumjudge.meta import stats
+from sumjudge.meta.schema import (
+    VARIANTS,
+    DatasetFigures,
+    Figure,
+    JudgeCard,
+    LabelKind,
+    MetricFigures,
+)
 from sumjudge.meta.stats import ConstantPredPolicy, FloatArray, IntArray, Method
+from sumjudge.meta.table import format_table
 
-LabelKind = Literal["likert", "binary"]
-VARIANTS: tuple[str, str] = ("score", "weighted_score")
+__all__ = [
+    "VARIANTS",
+    "DatasetFigures",
+    "Figure",
+    "JudgeCard",
+    "LabelKind",
+    "MetricFigures",
+    "format_table",
+    "hash_file",
+    "label_kind",
+    "meta_evaluate",
+]
+
 _FALLBACK_DATASET = "all"
-
-
-class Figure(BaseModel):
-    """One statistic with its bootstrap interval; ``None`` stands for an undefined value.
-
-    ``n_groups_used``/``n_groups_skipped`` count source documents (for ``system_*`` figures:
-    systems). For pooled and binary figures a document is skipped only when none of its items
-    has both scores.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    value: float | None
-    ci_low: float | None
-    ci_high: float | None
-    n_items: int
-    n_missing: int
-    n_groups_used: int | None = None
-    n_groups_skipped: int | None = None
-    n_resamples_dropped: int = 0
-    threshold: float | None = None
-
-
-class MetricFigures(BaseModel):
-    """All figures for one metric on one dataset, keyed by variant then figure name."""
-
-    model_config = ConfigDict(frozen=True)
-
-    label_kind: LabelKind
-    n_labelled: int
-    variants: dict[str, dict[str, Figure]]
-
-
-class DatasetFigures(BaseModel):
-    """The figures of one dataset (rows sharing a ``dataset`` value)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    n_rows: int
-    metrics: dict[str, MetricFigures]
-
-
-class JudgeCard(BaseModel):
-    """How well a judge agrees with human scores; round-trips through JSON.
-
-    Example:
-        >>> card = JudgeCard(judge="j", sumjudge_version="0", metric_versions={},
-        ...                  data_hash="", n_rows=0, n_resamples=0, seed=0, alpha=0.05,
-        ...                  constant_pred="zero", created_at=datetime(2024, 1, 1))
-        >>> JudgeCard.from_json(card.to_json()) == card
-        True
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    judge: str
-    sumjudge_version: str
-    metric_versions: dict[str, str]
-    data_hash: str
-    n_rows: int
-    n_resamples: int
-    seed: int
-    alpha: float
-    constant_pred: ConstantPredPolicy
-    created_at: datetime
-    datasets: dict[str, DatasetFigures] = {}
-    variant_notes: dict[str, str] = {}
-    """What each variant name means for this judge (e.g. ``"raw"``: the offline judge's
-    continuous score); empty for cards that only carry ``score``/``weighted_score``."""
-    data_selection: dict[str, Any] = {}
-    """How the rows were chosen from the data file (e.g. ``{"datasets": ["summeval"],
-    "limit": 80}``); empty when the whole file was used."""
-
-    def to_json(self, *, indent: int | None = 2) -> str:
-        """The card as a JSON string."""
-        return self.model_dump_json(indent=indent)
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> JudgeCard:
-        """Read a card written by :meth:`to_json`."""
-        return cls.model_validate_json(text)
 
 
 def hash_file(path: str | PathLike[str]) -> str:
@@ -401,73 +339,3 @@ def _binary_figures(ctx: _Context, threshold: float | None) -> dict[str, Figure]
 
 def _finite(value: float) -> float | None:
     return None if math.isnan(value) else float(value)
-
-
-# --- terminal table ---------------------------------------------------------------------------
-
-
-def format_table(card: JudgeCard, *, digits: int = 3) -> str:
-    """Render a card as a plain-text table: one line per dataset/metric/figure.
-
-    The ``score`` and ``weighted_score`` columns (then one per further variant, e.g. ``raw``)
-    show ``value [ci_low, ci_high]``; ``n`` and ``groups`` (used/skipped) come from ``score``
-    (the next variant if only that exists), with the other variants' counts after a ``|`` when
-    they differ.
-    """
-    variant_names = list(
-        dict.fromkeys(
-            [
-                *VARIANTS,
-                *(
-                    v
-                    for ds in card.datasets.values()
-                    for mf in ds.metrics.values()
-                    for v in mf.variants
-                ),
-            ]
-        )
-    )
-    header = ["dataset", "metric", "labels", "figure", *variant_names, "n", "groups", "thr"]
-    lines: list[list[str]] = []
-    for ds_name, ds in card.datasets.items():
-        for metric, mf in ds.metrics.items():
-            names = list(dict.fromkeys(f for v in mf.variants.values() for f in v))
-            for fig_name in names:
-                figs = [mf.variants.get(v, {}).get(fig_name) for v in variant_names]
-                present = [f for f in figs if f is not None]
-                lines.append(
-                    [
-                        ds_name,
-                        metric,
-                        mf.label_kind,
-                        fig_name,
-                        *(_cell(f, digits) for f in figs),
-                        _joined(str(f.n_items) for f in present),
-                        _joined(f"{f.n_groups_used}/{f.n_groups_skipped}" for f in present),
-                        _joined("" if f.threshold is None else f"{f.threshold:g}" for f in present),
-                    ]
-                )
-    title = (
-        f"judge {card.judge}  data {card.data_hash[:12]}  "
-        f"{round((1 - card.alpha) * 100)}% CI, {card.n_resamples} document resamples"
-    )
-    widths = [max(len(r[c]) for r in [header, *lines]) for c in range(len(header))]
-    rendered = ["  ".join(cell.ljust(w) for cell, w in zip(r, widths, strict=True)).rstrip()
-                for r in [header, *lines]]  # fmt: skip
-    rule = "-" * max(len(r) for r in rendered)
-    notes = [f"{name}: {note}" for name, note in card.variant_notes.items()]
-    return "\n".join([title, rendered[0], rule, *rendered[1:], *notes])
-
-
-def _cell(fig: Figure | None, digits: int) -> str:
-    if fig is None:
-        return "-"
-    if fig.value is None:
-        return "n/a"
-    if fig.ci_low is None or fig.ci_high is None:
-        return f"{fig.value:.{digits}f}"
-    return f"{fig.value:.{digits}f} [{fig.ci_low:.{digits}f}, {fig.ci_high:.{digits}f}]"
-
-
-def _joined(parts: Any) -> str:
-    return "|".join(dict.fromkeys(parts))
