@@ -23,11 +23,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
+
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+else:
+    from typing_extensions import Unpack
 
 from ..errors import ConfigError, DataError
 from ..evaluators.summarization import DEFAULT_MODEL, BatchRecord, SummarizationEvaluator
@@ -35,10 +41,18 @@ from ..judges.offline import LOCAL_MODELS
 from ..metrics import SUMMARY_METRICS
 from ..protocol import Judge
 from ..types import SummaryData
+from ._jsonl import json_lines
 from .card import JudgeCard, meta_evaluate
 from .card import hash_file as _hash_file
 
-__all__ = ["VARIANT_NOTES", "MetaEvalRun", "load_rows", "meta_eval", "run_meta_eval"]
+__all__ = [
+    "VARIANT_NOTES",
+    "MetaEvalOptions",
+    "MetaEvalRun",
+    "load_rows",
+    "meta_eval",
+    "run_meta_eval",
+]
 
 VARIANT_NOTES: dict[str, str] = {
     "score": "the judge's integer 1-3 verdict",
@@ -87,20 +101,15 @@ def load_rows(path: str | PathLike[str]) -> list[dict[str, Any]]:
         DataError: A line is not a JSON object (the error names the line).
     """
     rows: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(
-                    f"line {lineno} is not valid JSON: {exc.msg}", item=lineno
-                ) from None
-            if not isinstance(row, dict):
-                raise DataError(f"line {lineno} is not a JSON object", item=lineno)
-            rows.append(row)
+    for lineno, row in json_lines(path, _bad_json_line):
+        if not isinstance(row, dict):
+            raise DataError(f"line {lineno} is not a JSON object", item=lineno)
+        rows.append(row)
     return rows
+
+
+def _bad_json_line(lineno: int, message: str) -> DataError:
+    return DataError(f"line {lineno} is not valid JSON: {message}", item=lineno)
 
 
 def select_rows(
@@ -169,10 +178,36 @@ async def run_meta_eval(
     data_hash: str | None = None,
     on_record: Callable[[BatchRecord], None] | None = None,
 ) -> MetaEvalRun:
-    """Judge human-judged rows and measure the judge; see :func:`meta_eval`.
+    """Judge human-judged rows and measure the judge, keeping what produced the card.
 
-    Returns the card plus the rows and per-row records, e.g. to write results for
-    ``sumjudge report``. ``on_record`` is called as each row finishes (progress bars).
+    `meta_eval` is this function returning only the card; the rows and per-row records kept
+    here are what `sumjudge meta-eval` writes for `sumjudge report`.
+
+    Args:
+        data: A JSONL path or the rows themselves (`source`, `summary`, `source_id`,
+            `human`; optional `id`, `system`, `dataset`).
+        model: `provider/model`, `"local"` for the offline judge, or a Judge object.
+        model_credentials: The provider's API key (default: its environment variable).
+        base_url: An OpenAI-compatible server to send requests to.
+        metrics: A subset of coherence, consistency, relevance, fluency (default: every one
+            that has a human label in the selected rows).
+        concurrency: Items judged at once.
+        limit: Judge at most this many rows, keeping whole source documents.
+        datasets: Keep only rows whose `dataset` is one of these (e.g. `["summeval"]`).
+        n_resamples: Bootstrap replicates (documents resampled with replacement).
+        seed: Bootstrap seed.
+        alpha: 1 - confidence level of the intervals.
+        logprobs: Ask the judge for logprobs, to report `weighted_score` beside `score`.
+        data_hash: Recorded on the card; default: the SHA-256 of the file, or of the rows.
+        on_record: Called with each row's record as it finishes (progress bars).
+
+    Returns:
+        The card with the rows that were judged and one record per row.
+
+    Raises:
+        ConfigError: No rows are left after filtering, or no row carries a requested label.
+        DataError: The file has a line that is not a JSON object, or a row has no
+            `source_id`.
     """
     from .. import __version__  # late: the package's __init__ may import this module
 
@@ -268,61 +303,47 @@ async def run_meta_eval(
     return MetaEvalRun(card=card, rows=list(rows), records=records)
 
 
+class MetaEvalOptions(TypedDict, total=False):
+    """The keyword arguments `meta_eval` passes on to `run_meta_eval` (documented there)."""
+
+    model: str | Judge
+    model_credentials: str | None
+    base_url: str | None
+    metrics: Sequence[str] | None
+    concurrency: int
+    limit: int | None
+    datasets: Sequence[str] | None
+    n_resamples: int
+    seed: int
+    alpha: float
+    logprobs: bool
+
+
 async def meta_eval(
-    data: str | PathLike[str] | Rows,
-    *,
-    model: str | Judge = DEFAULT_MODEL,
-    model_credentials: str | None = None,
-    base_url: str | None = None,
-    metrics: Sequence[str] | None = None,
-    concurrency: int = 8,
-    limit: int | None = None,
-    datasets: Sequence[str] | None = None,
-    n_resamples: int = 1000,
-    seed: int = 0,
-    alpha: float = 0.05,
-    logprobs: bool = True,
+    data: str | PathLike[str] | Rows, **options: Unpack[MetaEvalOptions]
 ) -> JudgeCard:
     """Measure how well a judge agrees with human scores.
 
+    Takes the arguments of `run_meta_eval` (the same defaults; mypy checks the forwarding),
+    except `data_hash` and `on_record`.
+
     Args:
-        data: A JSONL path or the rows themselves (``source``, ``summary``, ``source_id``,
-            ``human``; optional ``id``, ``system``, ``dataset``).
-        model: ``provider/model``, ``"local"`` for the offline judge, or a Judge object.
-        model_credentials: The provider's API key (default: its environment variable).
-        base_url: An OpenAI-compatible server to send requests to.
-        metrics: A subset of coherence, consistency, relevance, fluency (default: every one
-            that has a human label in the selected rows).
-        concurrency: Items judged at once.
-        limit: Judge at most this many rows, keeping whole source documents.
-        datasets: Keep only rows whose ``dataset`` is one of these (e.g. ``["summeval"]``).
-        n_resamples: Bootstrap replicates (documents resampled with replacement).
-        seed: Bootstrap seed.
-        alpha: 1 - confidence level of the intervals.
-        logprobs: Ask the judge for logprobs, to report ``weighted_score`` beside ``score``.
+        data: A JSONL path or the rows themselves (`source`, `summary`, `source_id`,
+            `human`; optional `id`, `system`, `dataset`).
+        **options: `model` (`provider/model`, `"local"` for the offline judge, or a Judge
+            object), `model_credentials`, `base_url`, `metrics`, `concurrency`, `limit`
+            (rows, keeping whole source documents), `datasets`, `n_resamples`, `seed`,
+            `alpha` and `logprobs`.
 
     Returns:
-        The :class:`JudgeCard` (figures per dataset and metric, with intervals).
+        The `JudgeCard` (figures per dataset and metric, with intervals).
 
     Raises:
         ConfigError: No rows are left after filtering, or no row carries a requested label.
         DataError: The file has a line that is not a JSON object, or a row has no
-            ``source_id``.
+            `source_id`.
     """
-    run = await run_meta_eval(
-        data,
-        model=model,
-        model_credentials=model_credentials,
-        base_url=base_url,
-        metrics=metrics,
-        concurrency=concurrency,
-        limit=limit,
-        datasets=datasets,
-        n_resamples=n_resamples,
-        seed=seed,
-        alpha=alpha,
-        logprobs=logprobs,
-    )
+    run = await run_meta_eval(data, **options)
     return run.card
 
 

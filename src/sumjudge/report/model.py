@@ -15,12 +15,13 @@ Source texts are not in result records; they come from the record itself when pr
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
+
+from ..meta._jsonl import json_lines
 
 __all__ = [
     "Claim",
@@ -154,18 +155,11 @@ class ItemView:
 
 def read_jsonl(path: str | PathLike[str]) -> list[dict[str, Any]]:
     """JSON objects from a JSONL file (blank lines skipped; a bad line is a ValueError)."""
-    out: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}: line {lineno} is not valid JSON: {exc.msg}") from None
-            if isinstance(obj, dict):
-                out.append(obj)
-    return out
+
+    def bad_line(lineno: int, message: str) -> ValueError:
+        return ValueError(f"{path}: line {lineno} is not valid JSON: {message}")
+
+    return [obj for _, obj in json_lines(path, bad_line) if isinstance(obj, dict)]
 
 
 def build_items(
