@@ -15,9 +15,10 @@ from os import PathLike
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from ..meta.card import JudgeCard
+from ..meta.schema import JudgeCard
 from .html import render_html
-from .model import ItemView, build_items, read_jsonl
+from .model import build_items, read_jsonl
+from .views import ItemView
 
 __all__ = ["ItemView", "build_items", "render_report", "write_report"]
 

@@ -6,10 +6,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..meta.card import Figure, JudgeCard
+from ..meta.schema import Figure, JudgeCard
 from . import charts
 from ._text import esc
-from .model import ItemView
+from .views import ItemView
 
 __all__ = ["render_card", "render_provenance"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._text import QUOTED, Span, esc, find, fragments, render_spans
-from .model import Claim, ItemView, MetricView, SectionView, TurnView
+from .views import Claim, ItemView, MetricView, SectionView, TurnView
 
 __all__ = ["render_detail", "score_cell"]
 

@@ -12,13 +12,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
-from ..meta.card import JudgeCard
+from ..meta.schema import JudgeCard
 from . import charts
 from ._text import esc
 from .assets import CSP, CSS, JS
 from .card_html import render_card, render_provenance
 from .detail import render_detail, score_cell
-from .model import ItemView
+from .views import ItemView
 
 __all__ = ["render_html"]
 

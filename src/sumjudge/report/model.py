@@ -17,23 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from os import PathLike
 from typing import Any
 
 from ..meta._jsonl import json_lines
+from .views import Claim, ContentRow, ItemView, MetricView, RubricRow, SectionView, TurnView
 
-__all__ = [
-    "Claim",
-    "ContentRow",
-    "ItemView",
-    "MetricView",
-    "RubricRow",
-    "SectionView",
-    "TurnView",
-    "build_items",
-    "read_jsonl",
-]
+__all__ = ["build_items", "read_jsonl"]
 
 SPEC_KEYS = frozenset(
     {
@@ -49,108 +39,6 @@ AUTO_METRICS = ("accuracy", "adherence", "completeness")
 _RECORD_KEYS = frozenset({"index", "id", "meta", "error", "summary", "human", "dataset",
                           "source_id", "system", "source", "input", "transcript"})  # fmt: skip
 _TURN_LINE = re.compile(r"^\s*([A-Za-z][\w .'-]{0,40}?)\s*:\s+(\S.*)$")  # as autoeval's
-
-
-@dataclass
-class MetricView:
-    """One metric's outcome on one item.
-
-    ``value`` is on the metric's own scale (1-3 for judge scores, 0-100 for autoevaluation
-    percentages); ``unit`` says which. ``sort_value`` is ``value`` (``None`` when unscored).
-    """
-
-    name: str
-    value: float | None = None
-    unit: str = "1-3"
-    weighted: float | None = None
-    explanation: str | None = None
-    error: str | None = None
-    reason: str | None = None
-    evidence: list[str] = field(default_factory=list)
-    mode: str | None = None
-
-
-@dataclass
-class Claim:
-    """One point of the summary (autoevaluation accuracy) and the transcript evidence for it."""
-
-    point: str
-    accuracy: str = ""
-    is_accurate: bool | None = None
-    section: str | None = None
-    quote: str = ""
-    turns: list[int] = field(default_factory=list)
-    quote_verified: bool | None = None
-    flags: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ContentRow:
-    """One completeness content item."""
-
-    transcript_content: str
-    summary_content: str
-    covered: bool | None
-
-
-@dataclass
-class RubricRow:
-    """One adherence question or completeness question."""
-
-    question: str
-    reasoning: str = ""
-    passed: bool | None = None
-    content: list[ContentRow] = field(default_factory=list)
-
-
-@dataclass
-class SectionView:
-    """One summary section's outcome for adherence or completeness."""
-
-    name: str
-    score: float | None = None
-    reason: str | None = None
-    error: str | None = None
-    counts: str = ""
-    note: str | None = None
-    check: str | None = None
-    rubrics: list[RubricRow] = field(default_factory=list)
-
-
-@dataclass
-class TurnView:
-    """One transcript turn (numbered from 1)."""
-
-    number: int
-    speaker: str
-    text: str
-    detail: str = ""
-    """Speaker name and timestamp, when the transcript gives them."""
-
-
-@dataclass
-class ItemView:
-    """Everything the report shows for one result record."""
-
-    index: int
-    id: str | None = None
-    rating: str | None = None
-    overall: float | None = None
-    global_explanation: str | None = None
-    possible_issues: list[str] = field(default_factory=list)
-    metrics: dict[str, MetricView] = field(default_factory=dict)
-    claims: list[Claim] = field(default_factory=list)
-    rubric_sections: dict[str, list[SectionView]] = field(default_factory=dict)
-    error: str | None = None
-    human: dict[str, Any] = field(default_factory=dict)
-    source: str | None = None
-    turns: list[TurnView] = field(default_factory=list)
-    summary: str | dict[str, str] | None = None
-    meta: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def failed_metrics(self) -> list[str]:
-        return [m.name for m in self.metrics.values() if m.error]
 
 
 def read_jsonl(path: str | PathLike[str]) -> list[dict[str, Any]]:
