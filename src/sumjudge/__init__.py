@@ -9,6 +9,9 @@ Example:
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from .autoeval import AutoEvaluator, ConversationItem, SectionDefinition, Turn
 from .cache import ResponseCache
 from .cost import ModelTable, Price
@@ -40,13 +43,15 @@ from .judges import (
     get_judge,
     register_provider,
 )
-from .meta import JudgeCard, format_table
-from .meta.run import meta_eval
 from .ratelimit import RateLimiter
-from .report import write_report
 from .rules import DEFAULT_RULE_BOOK, Rating, RuleBook, Threshold
 from .runner import RetryPolicy, RunSummary
 from .types import MetricResult, SummaryData
+
+if TYPE_CHECKING:
+    from .meta import JudgeCard, format_table
+    from .meta.run import meta_eval
+    from .report import write_report
 
 __version__ = "0.1.0"
 
@@ -100,3 +105,27 @@ __all__ = [
     "register_provider",
     "write_report",
 ]
+
+# Meta-evaluation and the report need numpy (the report also matplotlib): they are imported
+# when one of their names is first used, so `import sumjudge` stays light (PEP 562).
+_LAZY: dict[str, str] = {
+    "JudgeCard": "sumjudge.meta",
+    "format_table": "sumjudge.meta",
+    "meta_eval": "sumjudge.meta.run",
+    "write_report": "sumjudge.report",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a meta-evaluation or report name on first use (PEP 562)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups no longer reach __getattr__
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names, including the lazily imported ones not loaded yet."""
+    return sorted({*globals(), *__all__})
