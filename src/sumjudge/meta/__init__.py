@@ -1,7 +1,11 @@
 """Meta-evaluation: how well a judge's scores agree with human scores.
 
-:mod:`sumjudge.meta.stats` holds the statistics (correlations, AUC, balanced accuracy, document
-bootstrap); :mod:`sumjudge.meta.card` turns scored rows into a :class:`JudgeCard`.
+* `sumjudge.meta.stats`: the statistics (rank correlations at summary, pooled and system
+  level), re-exporting the binary-label figures of `sumjudge.meta.binary` (ROC AUC, balanced
+  accuracy) and the document bootstrap of `sumjudge.meta.bootstrap`;
+* `sumjudge.meta.card`: `meta_evaluate`, which turns scored rows into a `JudgeCard` (the
+  model in `sumjudge.meta.schema`; `format_table` in `sumjudge.meta.table` prints it);
+* `sumjudge.meta.run`: `meta_eval`, which runs a judge over human-judged rows first.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Judge cards: how well a judge agrees with human scores, per dataset and metric.
 
-:func:`meta_evaluate` turns human-judged rows plus a judge's scores into a :class:`JudgeCard`,
-a JSON-serialisable record with a bootstrap interval on every figure; :func:`format_table`
-renders it for a terminal.
+`meta_evaluate` turns human-judged rows plus a judge's scores into a `JudgeCard`,
+a JSON-serialisable record with a bootstrap interval on every figure. The card's model lives
+in `sumjudge.meta.schema` and `format_table` (for a terminal) in `sumjudge.meta.table`; both
+are re-exported here.
 
 Example:
     >>> rows = [
@@ -65,7 +66,7 @@ def hash_file(path: str | PathLike[str]) -> str:
 
 
 def label_kind(human: FloatArray) -> LabelKind:
-    """``"binary"`` when every present human value is 0 or 1, else ``"likert"``."""
+    """`"binary"` when every present human value is 0 or 1, else `"likert"`."""
     present = human[~np.isnan(human)]
     return "binary" if bool(np.all((present == 0) | (present == 1))) else "likert"
 
@@ -89,45 +90,45 @@ def meta_evaluate(
     sumjudge_version: str = "unknown",
     created_at: datetime | None = None,
 ) -> JudgeCard:
-    """Measure a judge against human scores and return a :class:`JudgeCard`.
+    """Measure a judge against human scores and return a `JudgeCard`.
 
-    Rows are grouped by their ``dataset`` field (``"all"`` when absent) and each dataset gets
-    its own figures. For each metric the human label is ``row["human"][metric]``; a metric's
+    Rows are grouped by their `dataset` field (`"all"` when absent) and each dataset gets
+    its own figures. For each metric the human label is `row["human"][metric]`; a metric's
     labels are binary on a dataset when all present values are 0 or 1, Likert otherwise; a
     metric with no labels on a dataset is left out of it.
 
-    * Likert: summary-level (per ``source_id``, averaged), pooled and system-level (if at least
+    * Likert: summary-level (per `source_id`, averaged), pooled and system-level (if at least
       3 systems) Spearman and Kendall tau-b.
     * Binary: ROC AUC, balanced accuracy at the best threshold and at a fixed threshold.
 
-    Every figure gets a percentile bootstrap interval from resampling ``source_id`` groups.
+    Every figure gets a percentile bootstrap interval from resampling `source_id` groups.
 
     Args:
-        rows: Human-judged rows (``source_id``, ``system``, ``human``, optional ``dataset``).
-        predictions: Metric name -> judge score per row (``None`` when unscored).
+        rows: Human-judged rows (`source_id`, `system`, `human`, optional `dataset`).
+        predictions: Metric name -> judge score per row (`None` when unscored).
         weighted_predictions: The same for logprob-weighted scores, reported as the
-            ``weighted_score`` variant beside ``score``.
+            `weighted_score` variant beside `score`.
         extra_predictions: Further variants, variant name -> metric -> score per row (e.g.
-            ``{"raw": {...}}`` for the offline judge's continuous score). Their default fixed
-            threshold is the midpoint of their own observed range, not of ``score``'s.
+            `{"raw": {...}}` for the offline judge's continuous score). Their default fixed
+            threshold is the midpoint of their own observed range, not of `score`'s.
         variant_notes: Variant name -> what it means; recorded on the card.
-        judge: The judge's name, e.g. ``"openai/gpt-4o-mini"``.
+        judge: The judge's name, e.g. `"openai/gpt-4o-mini"`.
         metric_versions: Metric name -> version of the metric (prompt) that was run.
-        data_hash: :func:`hash_file` of the data file.
+        data_hash: `hash_file` of the data file.
         fixed_threshold: For binary labels, a score strictly above it predicts 1. Default:
-            the midpoint of ``score_range``, else of the observed range of the metric's scores
+            the midpoint of `score_range`, else of the observed range of the metric's scores
             (for 1-3 scores: 2, so only a 3 predicts "consistent").
-        score_range: The judge's scale, e.g. ``(1, 3)``, for the default fixed threshold.
+        score_range: The judge's scale, e.g. `(1, 3)`, for the default fixed threshold.
         n_resamples: Bootstrap replicates per figure.
         seed: Bootstrap seed; the same replicates are used for every figure.
         alpha: 1 - confidence level of the intervals.
         constant_pred: How summary-level treats a judge constant within a document (see
-            :func:`sumjudge.meta.stats.group_correlations`).
+            `sumjudge.meta.stats.group_correlations`).
         sumjudge_version: Recorded on the card.
         created_at: Recorded on the card; default now (UTC).
 
     Raises:
-        ValueError: A prediction list does not match the rows, a row lacks ``source_id``, or
+        ValueError: A prediction list does not match the rows, a row lacks `source_id`, or
             a metric has no human label in any row.
     """
     weighted = weighted_predictions or {}

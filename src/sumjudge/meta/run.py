@@ -1,15 +1,15 @@
-"""Run a judge over human-judged rows and measure it: the engine of ``sumjudge meta-eval``.
+"""Run a judge over human-judged rows and measure it: the engine of `sumjudge meta-eval`.
 
-:func:`meta_eval` reads rows in the schema of the development data (``source``, ``summary``,
-``source_id``, ``system``, ``dataset``, ``human: {coherence, consistency, relevance,
-fluency}``), judges every summary with :class:`~sumjudge.SummarizationEvaluator` and hands the
-scores to :func:`~sumjudge.meta.meta_evaluate`, which returns a :class:`~sumjudge.meta.JudgeCard`.
+`meta_eval` reads rows in the schema of the development data (`source`, `summary`,
+`source_id`, `system`, `dataset`, `human: {coherence, consistency, relevance,
+fluency}`), judges every summary with `sumjudge.SummarizationEvaluator` and hands the
+scores to `sumjudge.meta.meta_evaluate`, which returns a `sumjudge.meta.JudgeCard`.
 
-Per metric the card carries up to two variants of the judge's score:
+Per metric the card carries up to three variants of the judge's score:
 
-* ``score``: the integer 1-3 verdict;
-* ``weighted_score``: the logprob-weighted expectation, when the judge returned logprobs;
-* ``raw``: for the offline judge (``model="local"``), its continuous score before binning.
+* `score`: the integer 1-3 verdict;
+* `weighted_score`: the logprob-weighted expectation, when the judge returned logprobs;
+* `raw`: for the offline judge (`model="local"`), its continuous score before binning.
 
 Only the metrics that carry a human label are judged on a row (FacEval rows are labelled for
 consistency only), so mixed files cost no more calls than needed.
@@ -70,7 +70,7 @@ class MetaEvalRun:
     Attributes:
         card: The figures.
         rows: The human-judged rows that were judged, in order.
-        records: One :class:`BatchRecord` per row, in row order (``None`` for rows that
+        records: One `BatchRecord` per row, in row order (`None` for rows that
             carried no label for any requested metric).
     """
 
@@ -79,7 +79,7 @@ class MetaEvalRun:
     records: list[BatchRecord | None] = field(default_factory=list)
 
     def result_dicts(self) -> list[dict[str, Any]]:
-        """Per-row result JSON (as ``evaluate`` writes) with the row's human labels added."""
+        """Per-row result JSON (as `evaluate` writes) with the row's human labels added."""
         out: list[dict[str, Any]] = []
         for i, (row, rec) in enumerate(zip(self.rows, self.records, strict=True)):
             data: dict[str, Any] = rec.to_dict() if rec is not None else {"index": i}
@@ -118,10 +118,10 @@ def select_rows(
     datasets: Sequence[str] | None = None,
     limit: int | None = None,
 ) -> list[Mapping[str, Any]]:
-    """Rows whose ``dataset`` is one of ``datasets`` (all when ``None``), at most ``limit``.
+    """Rows whose `dataset` is one of `datasets` (all when `None`), at most `limit`.
 
-    ``limit`` keeps whole source documents (the first documents met, in file order) so that
-    summary-level correlations stay defined; it can stop short of ``limit`` rows but never
+    `limit` keeps whole source documents (the first documents met, in file order) so that
+    summary-level correlations stay defined; it can stop short of `limit` rows but never
     splits a document.
     """
     wanted = set(datasets) if datasets else None

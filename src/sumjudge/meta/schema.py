@@ -21,9 +21,9 @@ VARIANTS: tuple[str, str] = ("score", "weighted_score")
 
 
 class Figure(BaseModel):
-    """One statistic with its bootstrap interval; ``None`` stands for an undefined value.
+    """One statistic with its bootstrap interval; `None` stands for an undefined value.
 
-    ``n_groups_used``/``n_groups_skipped`` count source documents (for ``system_*`` figures:
+    `n_groups_used`/`n_groups_skipped` count source documents (for `system_*` figures:
     systems). For pooled and binary figures a document is skipped only when none of its items
     has both scores.
     """
@@ -52,7 +52,7 @@ class MetricFigures(BaseModel):
 
 
 class DatasetFigures(BaseModel):
-    """The figures of one dataset (rows sharing a ``dataset`` value)."""
+    """The figures of one dataset (rows sharing a `dataset` value)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -85,11 +85,11 @@ class JudgeCard(BaseModel):
     created_at: datetime
     datasets: dict[str, DatasetFigures] = {}
     variant_notes: dict[str, str] = {}
-    """What each variant name means for this judge (e.g. ``"raw"``: the offline judge's
-    continuous score); empty for cards that only carry ``score``/``weighted_score``."""
+    """What each variant name means for this judge (e.g. `"raw"`: the offline judge's
+    continuous score); empty for cards that only carry `score`/`weighted_score`."""
     data_selection: dict[str, Any] = {}
-    """How the rows were chosen from the data file (e.g. ``{"datasets": ["summeval"],
-    "limit": 80}``); empty when the whole file was used."""
+    """How the rows were chosen from the data file (e.g. `{"datasets": ["summeval"],
+    "limit": 80}`); empty when the whole file was used."""
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """The card as a JSON string."""
@@ -97,5 +97,5 @@ class JudgeCard(BaseModel):
 
     @classmethod
     def from_json(cls, text: str | bytes) -> JudgeCard:
-        """Read a card written by :meth:`to_json`."""
+        """Read a card written by `to_json`."""
         return cls.model_validate_json(text)

@@ -83,9 +83,9 @@ _MAX_TABLE_CELLS = 1 << 22
 
 
 def spearman(x: Values, y: Values) -> float:
-    """Spearman rank correlation (average ranks for ties), as ``scipy.stats.spearmanr``.
+    """Spearman rank correlation (average ranks for ties), as `scipy.stats.spearmanr`.
 
-    Pairs with a missing value are dropped. Returns ``nan`` when fewer than 2 pairs remain or
+    Pairs with a missing value are dropped. Returns `nan` when fewer than 2 pairs remain or
     either side is constant.
     """
     a, b = _pair(x, y)
@@ -99,10 +99,10 @@ def spearman(x: Values, y: Values) -> float:
 
 
 def kendall_tau_b(x: Values, y: Values) -> float:
-    """Kendall's tau-b (tie-corrected), as ``scipy.stats.kendalltau(variant="b")``.
+    """Kendall's tau-b (tie-corrected), as `scipy.stats.kendalltau(variant="b")`.
 
-    ``tau_b = (C - D) / sqrt((n0 - n1) * (n0 - n2))`` with ``n0`` all pairs and ``n1``/``n2``
-    the pairs tied on ``x``/``y``. Pairs with a missing value are dropped; ``nan`` when fewer
+    `tau_b = (C - D) / sqrt((n0 - n1) * (n0 - n2))` with `n0` all pairs and `n1`/`n2`
+    the pairs tied on `x`/`y`. Pairs with a missing value are dropped; `nan` when fewer
     than 2 pairs remain or either side is constant.
     """
     a, b = _pair(x, y)
@@ -125,7 +125,7 @@ def kendall_tau_b(x: Values, y: Values) -> float:
 
 
 def _concordance_from_table(ca: IntArray, cb: IntArray, ka: int, kb: int) -> int:
-    """Concordant minus discordant pairs, via the ``ka x kb`` contingency table of codes."""
+    """Concordant minus discordant pairs, via the `ka x kb` contingency table of codes."""
     table = np.bincount(ca * kb + cb, minlength=ka * kb).reshape(ka, kb).astype(np.int64)
     # above[i, j]: items with a-code > i and b-code > j (concordant partners of cell i, j).
     ge = table[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
@@ -151,7 +151,7 @@ def _concordance_pairwise(a: FloatArray, b: FloatArray, chunk: int = 1024) -> in
 
 
 def correlation(x: Values, y: Values, method: Method) -> float:
-    """Spearman or Kendall tau-b correlation, chosen by ``method``."""
+    """Spearman or Kendall tau-b correlation, chosen by `method`."""
     if method == "spearman":
         return spearman(x, y)
     if method == "kendall":
@@ -164,12 +164,12 @@ class CorrelationResult:
     """A correlation with the counts needed to judge it.
 
     Attributes:
-        value: The correlation (``nan`` if undefined).
+        value: The correlation (`nan` if undefined).
         n_items: Items that contributed (both scores present; in a used group if grouped).
         n_missing: Items dropped because the judge or human score was missing.
         n_groups_used: Groups that contributed (documents for summary level, systems for
-            system level); ``None`` for ungrouped statistics.
-        n_groups_skipped: Groups left out (see the function); ``None`` for ungrouped ones.
+            system level); `None` for ungrouped statistics.
+        n_groups_skipped: Groups left out (see the function); `None` for ungrouped ones.
     """
 
     value: float
@@ -187,12 +187,12 @@ def group_correlations(
     *,
     constant_pred: ConstantPredPolicy = "zero",
 ) -> dict[Hashable, float | None]:
-    """Per-group correlation between judge and human scores; ``None`` marks a skipped group.
+    """Per-group correlation between judge and human scores; `None` marks a skipped group.
 
     A group is skipped when fewer than 2 items have both scores, or when its human scores are
     all equal (no ranking to recover). When the judge's scores are constant within a group the
-    correlation is undefined; with ``constant_pred="zero"`` (the default) it counts as 0, so a
-    judge that cannot tell summaries apart gets no credit. ``"skip"`` drops such groups
+    correlation is undefined; with `constant_pred="zero"` (the default) it counts as 0, so a
+    judge that cannot tell summaries apart gets no credit. `"skip"` drops such groups
     instead, as the G-Eval reference script does; that inflates coarse judges.
     """
     p, h = as_float_array(pred), as_float_array(human)
@@ -223,8 +223,8 @@ def summary_level(
 ) -> CorrelationResult:
     """Summary-level correlation (G-Eval): mean over source documents of the per-document one.
 
-    See :func:`group_correlations` for which documents are skipped and how a judge that is
-    constant within a document is treated. ``n_items`` counts items in used documents.
+    See `group_correlations` for which documents are skipped and how a judge that is
+    constant within a document is treated. `n_items` counts items in used documents.
 
     Example:
         >>> r = summary_level([1, 2, 3, 1, 1], [1, 2, 3, 4, 4], ["a", "a", "a", "b", "b"])
@@ -255,7 +255,7 @@ def summary_level_statistic(
     *,
     constant_pred: ConstantPredPolicy = "zero",
 ) -> StatisticFn:
-    """A fast :func:`bootstrap_ci` statistic equal to :func:`summary_level` on each resample.
+    """A fast `bootstrap_ci` statistic equal to `summary_level` on each resample.
 
     A resampled document keeps all its items, so its correlation is the same as in the full
     data; each document's correlation is computed once and replicates only average them.
@@ -295,7 +295,7 @@ def system_level(
     """System-level correlation: mean judge and human score per system, correlated over systems.
 
     Items with a missing score are dropped before averaging; a system with no items left is
-    skipped. ``nan`` when fewer than ``min_systems`` systems remain.
+    skipped. `nan` when fewer than `min_systems` systems remain.
     """
     p, h, ok = present(pred, human)
     codes, keys = encode_keys(systems)
@@ -324,7 +324,7 @@ def _system_means(
 def system_level_statistic(
     pred: Values, human: Values, systems: Keys, method: Method = "spearman", *, min_systems: int = 3
 ) -> StatisticFn:
-    """A :func:`bootstrap_ci` statistic equal to :func:`system_level` on each resample."""
+    """A `bootstrap_ci` statistic equal to `system_level` on each resample."""
     p, h, ok = present(pred, human)
     codes, keys = encode_keys(systems)
 

@@ -12,9 +12,9 @@ __all__ = ["format_table"]
 def format_table(card: JudgeCard, *, digits: int = 3) -> str:
     """Render a card as a plain-text table: one line per dataset/metric/figure.
 
-    The ``score`` and ``weighted_score`` columns (then one per further variant, e.g. ``raw``)
-    show ``value [ci_low, ci_high]``; ``n`` and ``groups`` (used/skipped) come from ``score``
-    (the next variant if only that exists), with the other variants' counts after a ``|`` when
+    The `score` and `weighted_score` columns (then one per further variant, e.g. `raw`)
+    show `value [ci_low, ci_high]`; `n` and `groups` (used/skipped) come from `score`
+    (the next variant if only that exists), with the other variants' counts after a `|` when
     they differ.
     """
     variant_names = list(

@@ -4,7 +4,7 @@ Example:
     >>> write_report("results.jsonl", "report.html", card="card.json", inputs="data.jsonl")
 
 The file needs nothing at view time (no network, no CDN): styles, a small sorting script of
-our own and matplotlib charts (inline SVG; the ``report`` extra) are all inside it.
+our own and matplotlib charts (inline SVG; the `report` extra) are all inside it.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def render_report(
     title: str = "sumjudge report",
     run_info: Mapping[str, Any] | None = None,
 ) -> str:
-    """The report as an HTML string; see :func:`write_report` for the arguments."""
+    """The report as an HTML string; see `write_report` for the arguments."""
     records, name = _records(results)
     items = build_items(records, _inputs(inputs))
     return render_html(items, card=_card(card), title=title, source_name=name, run_info=run_info)
@@ -87,16 +87,16 @@ def write_report(
     """Write one self-contained HTML report and return its path.
 
     Args:
-        results: A results JSONL path (as written by ``sumjudge evaluate``/``autoeval``), or
-            the records themselves (dicts, or objects with ``to_dict()`` such as
-            :class:`~sumjudge.BatchRecord`).
+        results: A results JSONL path (as written by `sumjudge evaluate`/`autoeval`), or
+            the records themselves (dicts, or objects with `to_dict()` such as
+            `sumjudge.BatchRecord`).
         out_path: Where to write the HTML file (written atomically).
-        card: A :class:`~sumjudge.meta.JudgeCard` or the path of its JSON, to include the
+        card: A `sumjudge.meta.JudgeCard` or the path of its JSON, to include the
             meta-evaluation figures.
         inputs: The input rows the results came from: a JSONL path, mappings (with
-            ``input``/``source`` or ``transcript``, and ``summary``), or ``SummaryData`` /
-            ``ConversationItem`` objects. Source, transcript and summary texts are taken from
-            them (by ``id``, else by position), since result records do not repeat them.
+            `input`/`source` or `transcript`, and `summary`), or `SummaryData` /
+            `ConversationItem` objects. Source, transcript and summary texts are taken from
+            them (by `id`, else by position), since result records do not repeat them.
         title: The page title.
         run_info: Extra key/values for the provenance section (e.g. the run's totals).
     """

@@ -26,7 +26,7 @@ def fragments(quote: str) -> list[str]:
 
 
 def find(text: str, fragment: str) -> tuple[int, int] | None:
-    """Where ``fragment`` occurs in ``text``, ignoring case, spacing and quote styles."""
+    """Where `fragment` occurs in `text`, ignoring case, spacing and quote styles."""
     words = fragment.split()
     if not words:
         return None
@@ -48,7 +48,7 @@ def _word_pattern(word: str) -> str:
 
 
 def render_spans(text: str, spans: Sequence[Span]) -> str:
-    """``text`` escaped, with each span wrapped in ``<mark>`` (overlaps: the first wins)."""
+    """`text` escaped, with each span wrapped in `<mark>` (overlaps: the first wins)."""
     chosen: list[Span] = []
     for span in sorted(spans, key=lambda s: (s[0], -(s[1] - s[0]))):
         if chosen and span[0] < chosen[-1][1]:

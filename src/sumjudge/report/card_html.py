@@ -110,7 +110,7 @@ def _kv(mapping: Mapping[str, Any]) -> str:
 
 
 def render_provenance(items: Sequence[ItemView], run_info: Mapping[str, Any] | None) -> str:
-    """Judges, metric versions and the summed numbers (usage, cost, cache hits) of ``meta``."""
+    """Judges, metric versions and the summed numbers (usage, cost, cache hits) of `meta`."""
     judges: dict[str, int] = {}
     versions: dict[str, set[str]] = {}
     totals: dict[str, float] = {}

@@ -28,7 +28,7 @@ _GRID = "#e3e6ea"
 
 
 def charts_available() -> bool:
-    """Whether matplotlib can be imported (the ``report`` extra)."""
+    """Whether matplotlib can be imported (the `report` extra)."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -77,7 +77,7 @@ def distribution_svg(
     not_applicable: int = 0,
     weighted: Sequence[float] = (),
 ) -> str:
-    """Bar chart of one metric's scores across items, as an inline ``<svg>`` element.
+    """Bar chart of one metric's scores across items, as an inline `<svg>` element.
 
     For 1-3 scores: one bar per score (plus failed and N/A items); when logprob-weighted
     scores exist, a light tick marks their mean. For percentages: 10-point bins.
@@ -142,7 +142,7 @@ _SERIES_COLORS = ("#3d5f8f", "#d08c2b", "#6a9f58", "#9b5fa8")
 def interval_svg(title: str, series: Mapping[str, Sequence[Interval]]) -> str:
     """Dot-and-whisker plot: per label, one dot and interval per series (e.g. score variant).
 
-    ``series`` maps a series name to ``(label, value, low, high)`` rows; labels shared by
+    `series` maps a series name to `(label, value, low, high)` rows; labels shared by
     several series are drawn on one line, the series slightly offset.
     """
     labels = list(dict.fromkeys(r[0] for rows in series.values() for r in rows if r[1] is not None))

@@ -270,7 +270,7 @@ def _claim_marks(
 
 
 def _highlight_evidence(text: str, item: ItemView) -> str:
-    """Escape ``text``, marking the passages the offline judge's evidence quotes."""
+    """Escape `text`, marking the passages the offline judge's evidence quotes."""
     spans: list[Span] = []
     for view in item.metrics.values():
         for line in view.evidence:

@@ -1,16 +1,16 @@
-"""The report's view of result records: plain values built defensively from result JSON.
+"""The report's view of result records: the `report.views` dataclasses, built defensively.
 
 Two record shapes are understood, and anything else is shown as far as it goes:
 
-* ``sumjudge evaluate`` records: ``{"index", "id"?, "summary": {"relevancy_rating", ...,
-  "<metric>": {"score", "explanation", "weighted_score"?, "evidence"?, "error"?}}, "meta"}``;
-* ``sumjudge autoeval`` records: ``{"index", "id"?, "accuracy": {"score", "decomposition":
-  [...], "sections": {...}}, "adherence": {...}, "completeness": {...}, "meta"}``;
+* `sumjudge evaluate` records: `{"index", "id"?, "summary": {"relevancy_rating", ...,
+  "<metric>": {"score", "explanation", "weighted_score"?, "evidence"?, "error"?}}, "meta"}`;
+* `sumjudge autoeval` records: `{"index", "id"?, "accuracy": {"score", "decomposition":
+  [...], "sections": {...}}, "adherence": {...}, "completeness": {...}, "meta"}`;
 
-and either may be ``{"index", "error": {"field", "message", "text"}}`` for an unusable row.
+and either may be `{"index", "error": {"field", "message", "text"}}` for an unusable row.
 Source texts are not in result records; they come from the record itself when present
-(``source``/``input``/``transcript`` and a text ``summary``) or from the input rows given to
-:func:`build_items`, matched by ``id`` and then by position.
+(`source`/`input`/`transcript` and a text `summary`) or from the input rows given to
+`build_items`, matched by `id` and then by position.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def build_items(
     records: Iterable[Mapping[str, Any]],
     inputs: Sequence[Mapping[str, Any]] | None = None,
 ) -> list[ItemView]:
-    """One :class:`ItemView` per record, joined with its input row when one is given."""
+    """One `ItemView` per record, joined with its input row when one is given."""
     by_id: dict[str, Mapping[str, Any]] = {}
     for row in inputs or ():
         if row.get("id") is not None:
