@@ -19,6 +19,8 @@ __all__ = ["DatasetSummary"]
 class DatasetSummary:
     """Accumulates records and reports averages; feed it records as they stream in."""
 
+    unit = "conversation"  # what one item is, in the run's closing line
+
     def __init__(self) -> None:
         self.items = 0
         self.item_errors = 0

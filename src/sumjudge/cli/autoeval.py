@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -24,19 +23,9 @@ from ..datasets.conversations import (
 from ..datasets.files import count_rows
 from ..errors import DataError
 from ..evaluators.auto import AUTO_METRICS
-from ..runner import RunSummary
-from ._batch import (
-    EXIT_STOPPED,
-    BatchProgress,
-    RecordSink,
-    add_batch_arguments,
-    cache_from_args,
-    price_from_args,
-    redact,
-    retry_policy_from_args,
-    secrets_from_env,
-)
-from ._common import EXIT_ITEM_ERRORS, EXIT_OK, choose_model, eprint
+from ._batch import add_batch_arguments
+from ._common import choose_model, eprint
+from ._run import add_judge_arguments, evaluator_options, metric_list, run_batch_command
 
 __all__ = ["add_parser", "run"]
 
@@ -58,13 +47,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--example", action="store_true", help="judge the bundled contact-centre examples"
     )
-    p.add_argument("--model", help="provider/model or 'local' (default: see docs)")
-    p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
-    p.add_argument(
-        "--metrics",
-        help=f"comma-separated subset of {','.join(AUTO_METRICS)},consistency",
+    add_judge_arguments(
+        p,
+        metrics=f"{','.join(AUTO_METRICS)},consistency",
+        language="language for justifications (default: the transcript's)",
     )
-    p.add_argument("--language", help="language for justifications (default: the transcript's)")
     p.add_argument("--rubric-cache", help="JSON file that keeps rubric questions between runs")
     p.add_argument("--transcript-column", default="transcript")
     p.add_argument("--summary-column", default="summary")
@@ -114,104 +101,16 @@ def _rows(args: argparse.Namespace) -> Iterable[ConversationItem | DataError]:
 
 async def _run(args: argparse.Namespace) -> int:
     items, sections, total = _inputs(args)
-    model = choose_model(args.model, args.base_url)
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
-    table, price = price_from_args(args)
     evaluator = AutoEvaluator(
-        model,
-        metrics=metrics,
+        choose_model(args.model, args.base_url),
+        metrics=metric_list(args),
         sections=sections,
-        base_url=args.base_url,
-        explanation_language=args.language,
         rubric_cache=args.rubric_cache,
-        retry_policy=retry_policy_from_args(args),
-        timeout=args.timeout,
-        cache=cache_from_args(args),
-        prices=table,
-        price=price,
-        context_window=args.context_window,
+        **evaluator_options(args),
     )
-    secrets = secrets_from_env()
-    try:
-        if args.dry_run:
-            estimate = evaluator.estimate_cost(items)
-            for line in estimate.lines():
-                eprint(redact(f"sumjudge: {line}", secrets))
-            print(redact(json.dumps(estimate.to_dict(), indent=2), secrets))
-            return EXIT_OK
-        if args.report and not args.output:
-            args.output = str(Path(args.report).with_suffix(".jsonl"))
-            eprint(f"sumjudge: results for the report go to {args.output}")
-        with RecordSink(args.output, resume=args.resume, secrets=secrets) as sink:
-            code = await _judge(args, evaluator, items, total, sink, secrets)
-        if args.report:
-            _write_report(args, evaluator.judge_name)
-        return code
-    finally:
-        await evaluator.aclose()
-        if evaluator.cache is not None:
-            evaluator.cache.close()
-
-
-async def _judge(
-    args: argparse.Namespace,
-    evaluator: AutoEvaluator,
-    items: Iterable[ConversationItem | DataError],
-    total: int | None,
-    sink: RecordSink,
-    secrets: list[str],
-) -> int:
-    summary = RunSummary()
-    averages = DatasetSummary()
-    if sink.done:
-        eprint(f"sumjudge: resuming: {len(sink.done)} item(s) already done in {args.output}")
-        if total is not None:
-            total -= len(sink.done)
-    progress = BatchProgress(total, enabled=not args.no_progress)
-    try:
-        async for record in evaluator.evaluate_batch(
-            items,
-            concurrency=args.concurrency,
-            requests_per_minute=args.rpm,
-            tokens_per_minute=args.tpm,
-            max_cost=args.max_cost,
-            skip=sink.done,
-            summary=summary,
-        ):
-            averages.add(record)
-            sink.write(record.to_dict())
-            if record.error is not None:
-                progress.write(redact(f"sumjudge: error: {record.error}", secrets))
-            elif record.status == "failed":
-                reasons = "; ".join(
-                    f"{f.get('metric') or 'item'}: {str(f['reason'])[:160]}"
-                    for f in record.failures
-                )
-                progress.write(redact(f"sumjudge: row {record.index} failed: {reasons}", secrets))
-            progress.update(summary)
-    finally:
-        progress.close()
-    done_note = " (this run; resumed items not included)" if sink.done else ""
-    eprint(
-        redact(
-            f"sumjudge: autoeval by {evaluator.judge_name}{done_note}: {averages.render()}", secrets
-        )
+    return await run_batch_command(
+        args, evaluator, items, total, dataset=DatasetSummary(), write_report=_write_report
     )
-    failures = summary.failed + summary.invalid
-    eprint(
-        f"sumjudge: {summary.ok + summary.failed} conversation(s) judged, {failures} with errors"
-    )
-    for line in summary.lines():
-        eprint(redact(f"sumjudge: {line}", secrets))
-    if args.summary_json:
-        blob = json.dumps(
-            {"judge": evaluator.judge_name, **summary.to_dict(), "averages": averages.to_dict()},
-            indent=2,
-        )
-        Path(args.summary_json).write_text(redact(blob, secrets) + "\n", encoding="utf-8")  # noqa: ASYNC240
-    if summary.stopped:
-        return EXIT_STOPPED
-    return EXIT_ITEM_ERRORS if failures else EXIT_OK
 
 
 def _write_report(args: argparse.Namespace, judge: str) -> None:

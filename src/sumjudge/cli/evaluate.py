@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,20 +13,10 @@ from ..datasets.files import count_rows
 from ..errors import DataError
 from ..evaluators.summarization import SummarizationEvaluator
 from ..metrics import SUMMARY_METRICS
-from ..runner import RunSummary
 from ..types import SummaryData
-from ._batch import (
-    EXIT_STOPPED,
-    BatchProgress,
-    RecordSink,
-    add_batch_arguments,
-    cache_from_args,
-    price_from_args,
-    redact,
-    retry_policy_from_args,
-    secrets_from_env,
-)
-from ._common import EXIT_ITEM_ERRORS, EXIT_OK, choose_model, eprint
+from ._batch import add_batch_arguments
+from ._common import choose_model, eprint
+from ._run import add_judge_arguments, evaluator_options, metric_list, run_batch_command
 
 __all__ = ["add_parser", "run"]
 
@@ -42,13 +31,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--input-file", help="a source text file (with --summary-file)")
     p.add_argument("--summary-file", help="a summary text file (with --input-file)")
     p.add_argument("--example", action="store_true", help="judge the bundled example dataset")
-    p.add_argument("--model", help="provider/model or 'local' (default: see docs)")
-    p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
-    p.add_argument(
-        "--metrics",
-        help=f"comma-separated subset of {','.join(SUMMARY_METRICS)}",
+    add_judge_arguments(
+        p,
+        metrics=",".join(SUMMARY_METRICS),
+        language="language for explanations (default: the source's)",
     )
-    p.add_argument("--language", help="language for explanations (default: the source's)")
     p.add_argument("--input-column", default="input")
     p.add_argument("--summary-column", default="summary")
     p.add_argument("--id-column", default="id")
@@ -110,93 +97,19 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
 
 
 async def _run(args: argparse.Namespace) -> int:
-    model = choose_model(args.model, args.base_url)
-    metrics = [m.strip() for m in args.metrics.split(",")] if args.metrics else None
-    table, price = price_from_args(args)
+    items, single, total = _items(args)
     evaluator = SummarizationEvaluator(
-        model,
-        enabled_metrics=metrics,
-        base_url=args.base_url,
-        explanation_language=args.language,
+        choose_model(args.model, args.base_url),
+        enabled_metrics=metric_list(args),
         logprobs=not args.no_logprobs,
-        retry_policy=retry_policy_from_args(args),
-        timeout=args.timeout,
-        cache=cache_from_args(args),
-        prices=table,
-        price=price,
-        context_window=args.context_window,
         single_call=args.single_call,
         prompt_layout=args.prompt_layout,
         long_source=args.long_source,
+        **evaluator_options(args),
     )
-    secrets = secrets_from_env()
-    try:
-        items, single, total = _items(args)
-        if args.dry_run:
-            estimate = evaluator.estimate_cost(items)
-            for line in estimate.lines():
-                eprint(f"sumjudge: {line}")
-            print(json.dumps(estimate.to_dict(), indent=2))
-            return EXIT_OK
-        if args.report and not args.output:
-            args.output = str(Path(args.report).with_suffix(".jsonl"))
-            eprint(f"sumjudge: results for the report go to {args.output}")
-            single = False
-        with RecordSink(args.output, resume=args.resume, pretty=single, secrets=secrets) as sink:
-            code = await _judge(args, evaluator, items, single, total, sink, secrets)
-        if args.report:
-            _write_report(args, evaluator.judge_name)
-        return code
-    finally:
-        await evaluator.aclose()
-        if evaluator.cache is not None:
-            evaluator.cache.close()
-
-
-async def _judge(
-    args: argparse.Namespace,
-    evaluator: SummarizationEvaluator,
-    items: Iterable[SummaryData | DataError],
-    single: bool,
-    total: int | None,
-    sink: RecordSink,
-    secrets: list[str],
-) -> int:
-    summary = RunSummary()
-    if sink.done:
-        eprint(f"sumjudge: resuming: {len(sink.done)} item(s) already done in {args.output}")
-        if total is not None:
-            total -= len(sink.done)
-    progress = BatchProgress(total, enabled=not single and not args.no_progress)
-    try:
-        async for record in evaluator.evaluate_batch(
-            items,
-            concurrency=args.concurrency,
-            requests_per_minute=args.rpm,
-            tokens_per_minute=args.tpm,
-            max_cost=args.max_cost,
-            skip=sink.done,
-            summary=summary,
-        ):
-            sink.write(record.to_dict())
-            if record.error is not None:
-                progress.write(redact(f"sumjudge: error: {record.error}", secrets))
-            elif record.status == "failed":
-                reasons = "; ".join(
-                    f"{f.get('metric') or 'item'}: {f['reason']}" for f in record.failures
-                )
-                progress.write(redact(f"sumjudge: row {record.index} failed: {reasons}", secrets))
-            progress.update(summary)
-    finally:
-        progress.close()
-    for line in summary.lines():
-        eprint(redact(f"sumjudge: {line}", secrets))
-    if args.summary_json:
-        blob = json.dumps({"judge": evaluator.judge_name, **summary.to_dict()}, indent=2)
-        Path(args.summary_json).write_text(blob + "\n", encoding="utf-8")  # noqa: ASYNC240
-    if summary.stopped:
-        return EXIT_STOPPED
-    return EXIT_ITEM_ERRORS if (summary.failed or summary.invalid) else EXIT_OK
+    return await run_batch_command(
+        args, evaluator, items, total, single=single, write_report=_write_report
+    )
 
 
 def _write_report(args: argparse.Namespace, judge: str) -> None:
