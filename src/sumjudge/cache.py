@@ -26,7 +26,6 @@ import sys
 import threading
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import Any
 
 from .protocol import JudgeRequest, JudgeResponse
@@ -168,10 +167,5 @@ class ResponseCache:
     def __enter__(self) -> ResponseCache:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()

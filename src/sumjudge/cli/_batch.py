@@ -18,7 +18,6 @@ import json
 import os
 import sys
 from pathlib import Path
-from types import TracebackType
 from typing import Any, TextIO
 
 from ..cache import ResponseCache
@@ -94,6 +93,11 @@ def add_batch_arguments(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument("--context-window", type=int, help="the judge's context window in tokens")
     g.add_argument("--summary-json", help="also write the run summary as JSON to this file")
+    g.add_argument(
+        "--report",
+        metavar="HTML",
+        help="also write a self-contained HTML report here (results go to -o, or next to it)",
+    )
     g.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
 
@@ -198,12 +202,7 @@ class RecordSink:
     def __enter__(self) -> RecordSink:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self.close()
 
 

@@ -56,11 +56,6 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--transcript-column", default="transcript")
     p.add_argument("--summary-column", default="summary")
     p.add_argument("--id-column", default="id")
-    p.add_argument(
-        "--report",
-        metavar="HTML",
-        help="also write a self-contained HTML report here (results go to -o, or next to it)",
-    )
     add_batch_arguments(p)
     p.set_defaults(handler=run)
 

@@ -58,11 +58,6 @@ def add_parser(sub: Any) -> None:
         help="a source larger than the judge's window: fail the item (default) or judge it "
         "in chunks (excerpts per claim; chunk notes for relevance)",
     )
-    p.add_argument(
-        "--report",
-        metavar="HTML",
-        help="also write a self-contained HTML report here (results go to -o, or next to it)",
-    )
     add_batch_arguments(p)
     p.set_defaults(handler=run)
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..cache import ResponseCache
-from ..cost import CostEstimate, ModelTable, Price
+from typing_extensions import Unpack
+
+from ..cost import CostEstimate
 from ..errors import ConfigError, ParseError, ProviderError
 from ..metrics import accuracy, adherence, completeness, rubric
 from ..metrics._conversation import ConversationContext, data_block
@@ -29,7 +30,7 @@ from ..metrics.consistency import (
 )
 from ..plan import MetricPlan
 from ..protocol import Judge
-from ..runner import RetryPolicy, describe_error
+from ..runner import describe_error
 from ..types import (
     AutoEvalResult,
     ConversationItem,
@@ -40,7 +41,7 @@ from ..types import (
     coerce_section,
     plan_sections,
 )
-from .base import Evaluator, ItemRun, Stages
+from .base import EngineOptions, Evaluator, ItemRun, Stages
 from .records import Record
 from .rubric_cache import RubricCache
 
@@ -100,20 +101,13 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
         *,
         metrics: Sequence[str] | None = None,
         sections: Sequence[SectionDefinition | dict[str, Any]] | str | Path | None = None,
-        base_url: str | None = None,
-        retry_policy: RetryPolicy | None = None,
         explanation_language: str | None = None,
         rubric_cache: RubricCache | str | Path | None = None,
         repair: bool = True,
         max_tokens: int = 4096,
-        timeout: float = 120.0,
-        cache: ResponseCache | str | Path | bool | None = None,
-        prices: ModelTable | Mapping[str, Any] | str | Path | None = None,
-        price: Price | None = None,
-        context_window: int | None = None,
-        long_source: str = "fail",
+        **engine: Unpack[EngineOptions],
     ) -> None:
-        if long_source == "chunked":
+        if engine.get("long_source") == "chunked":
             raise ConfigError(
                 "long_source='chunked' is not available for conversation summaries yet; "
                 "use a judge with a larger context window"
@@ -136,19 +130,7 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
         # Directives known or guessed during one dry run (one request per definition).
         self._estimated: dict[str, tuple[str, ...]] = {}
         self._guessed: set[str] = set()
-        super().__init__(
-            model,
-            model_credentials,
-            base_url=base_url,
-            retry_policy=retry_policy,
-            timeout=timeout,
-            repair=repair,
-            cache=cache,
-            prices=prices,
-            price=price,
-            context_window=context_window,
-            long_source=long_source,
-        )
+        super().__init__(model, model_credentials, repair=repair, **engine)
 
     @property
     def offline(self) -> bool:

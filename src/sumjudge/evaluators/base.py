@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar
 
 from ..accounting import ItemLedger, RunSummary
 from ..cache import ResponseCache
@@ -28,7 +28,7 @@ from ..runner import JudgeCaller, RetryPolicy, run_items
 from ..tokens import ContextFit, check_context
 from .records import Record, error_failure, item_failure, item_id
 
-__all__ = ["Evaluator", "ItemRun", "Stages", "flatten", "open_cache"]
+__all__ = ["EngineOptions", "Evaluator", "ItemRun", "Stages", "flatten", "open_cache"]
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -36,6 +36,19 @@ T = TypeVar("T")
 
 Stages = list[list[MetricPlan[Any]]]
 """An item's plan: metric plans in stages; each stage runs once the previous finished."""
+
+
+class EngineOptions(TypedDict, total=False):
+    """The judge and engine arguments every evaluator takes (see `Evaluator`)."""
+
+    base_url: str | None
+    retry_policy: RetryPolicy | None
+    timeout: float
+    cache: ResponseCache | str | Path | bool | None
+    prices: ModelTable | Mapping[str, Any] | str | Path | None
+    price: Price | None
+    context_window: int | None
+    long_source: str
 
 
 def open_cache(

@@ -3,21 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
-from ..cache import ResponseCache
-from ..cost import MIN_CACHEABLE_PREFIX, ModelTable, Price
+from typing_extensions import Unpack
+
+from ..cost import MIN_CACHEABLE_PREFIX
 from ..errors import ConfigError, DataError
 from ..metrics import SUMMARY_METRICS
 from ..metrics._base import JudgeOptions, shared_prefix, system_message
 from ..metrics.layouts import rubrics_first_plan, single_call_plan
 from ..protocol import Judge
 from ..rules import DEFAULT_RULE_BOOK, RuleBook, rate
-from ..runner import RetryPolicy
 from ..tokens import estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult, coerce_item
-from .base import Evaluator, ItemRun, Stages
+from .base import EngineOptions, Evaluator, ItemRun, Stages
 from .records import Record
 
 __all__ = ["DEFAULT_MODEL", "BatchRecord", "SummarizationEvaluator", "SummaryResult"]
@@ -75,22 +74,15 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         model_credentials: str | None = None,
         *,
         enabled_metrics: Sequence[str] | None = None,
-        base_url: str | None = None,
         explanation_language: str | None = None,
         rule_book: RuleBook | Mapping[str, Any] | None = None,
         logprobs: bool = True,
         repair: bool = True,
-        retry_policy: RetryPolicy | None = None,
         max_tokens: int = 1024,
-        timeout: float = 120.0,
-        cache: ResponseCache | str | Path | bool | None = None,
-        prices: ModelTable | Mapping[str, Any] | str | Path | None = None,
-        price: Price | None = None,
-        context_window: int | None = None,
         warm_prefix_tokens: int | None = MIN_CACHEABLE_PREFIX,
         single_call: bool = False,
         prompt_layout: str = "source_first",
-        long_source: str = "fail",
+        **engine: Unpack[EngineOptions],
     ) -> None:
         names = list(enabled_metrics) if enabled_metrics is not None else list(SUMMARY_METRICS)
         unknown = [m for m in names if m not in SUMMARY_METRICS]
@@ -116,19 +108,7 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         self.warm_prefix_tokens = warm_prefix_tokens
         self.single_call = single_call
         self.prompt_layout = prompt_layout
-        super().__init__(
-            model,
-            model_credentials,
-            base_url=base_url,
-            retry_policy=retry_policy,
-            timeout=timeout,
-            repair=repair,
-            cache=cache,
-            prices=prices,
-            price=price,
-            context_window=context_window,
-            long_source=long_source,
-        )
+        super().__init__(model, model_credentials, repair=repair, **engine)
 
     @property
     def metric_versions(self) -> dict[str, str]:

@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import ParseError
-from ..protocol import JudgeResponse
-from ..types import SectionDefinition
+from ..plan import Judged
+from ..protocol import JudgeRequest, JudgeResponse
+from ..types import MetricOutcome, SectionDefinition, SectionOutcome, SectionPlan
 from ._base import neutralize
+from ._conversation import build_request, restrict
 from ._read import reply_object
 
-__all__ = ["ID_PATH", "Question", "answers_by_id", "render_definitions", "render_questions"]
+__all__ = [
+    "ID_PATH",
+    "Question",
+    "add_directive_questions",
+    "answers_by_id",
+    "asked_definitions",
+    "only_reply",
+    "pooled_outcome",
+    "questions_request",
+    "read_each",
+    "render_definitions",
+    "render_questions",
+]
+
+T = TypeVar("T")
 
 ID_PATH = ("properties", "rubrics", "items", "properties", "id")
 """Where the question id sits in the adherence and completeness schemas."""
@@ -28,6 +44,7 @@ class Question:
 
 
 def render_definitions(definitions: Sequence[SectionDefinition]) -> str:
+    """The definitions as delimited data blocks (their text is untrusted)."""
     parts = []
     for d in definitions:
         allowed = (
@@ -43,7 +60,54 @@ def render_definitions(definitions: Sequence[SectionDefinition]) -> str:
 
 
 def render_questions(questions: Sequence[Question]) -> str:
+    """The numbered questions, each naming its section."""
     return "\n".join(f'{q.id} (section "{q.section}"): {q.text}' for q in questions)
+
+
+def questions_request(
+    *,
+    task: str,
+    template: str,
+    schema: dict[str, Any],
+    schema_name: str,
+    prefix: str,
+    definitions: Sequence[SectionDefinition],
+    questions: Sequence[Question],
+    language: str | None,
+    max_tokens: int,
+) -> JudgeRequest:
+    """One request answering every question of a question metric for one summary.
+
+    `template` holds `{definitions}` and `{questions}`; the schema's question ids are
+    pinned to the ids asked.
+    """
+    return build_request(
+        task=task,
+        prefix=prefix,
+        instructions=template.format(
+            definitions=render_definitions(definitions), questions=render_questions(questions)
+        ),
+        schema=restrict(schema, ID_PATH, [q.id for q in questions]),
+        schema_name=schema_name,
+        language=language,
+        max_tokens=max_tokens,
+    )
+
+
+def read_each(
+    response: JudgeResponse,
+    questions: Sequence[Question],
+    read_one: Callable[[Question, dict[str, Any]], T],
+) -> dict[str, T]:
+    """Every question's answer read with `read_one`, keyed by question id."""
+    found = answers_by_id(response, questions)
+    out: dict[str, T] = {}
+    for q in questions:
+        try:
+            out[q.id] = read_one(q, found[q.id])
+        except ParseError as exc:
+            raise ParseError(f"answer {q.id}: {exc}", raw=response.text) from None
+    return out
 
 
 def answers_by_id(
@@ -65,3 +129,57 @@ def answers_by_id(
     if missing:
         raise ParseError(f"no answer for question(s) {', '.join(missing)}", raw=response.text)
     return found
+
+
+def add_directive_questions(
+    section: SectionPlan,
+    directives: Mapping[str, tuple[str, ...] | str],
+    word: Callable[[Sequence[str]], list[str]],
+    asked: list[Question],
+    errors: dict[str, str],
+) -> None:
+    """Ask the section's rubric questions, or record why it has none."""
+    assert section.definition is not None
+    found = directives.get(section.definition.name)
+    if isinstance(found, str) or found is None:
+        errors[section.name] = found or "no rubric questions"
+        return
+    for text in word(found):
+        asked.append(Question(f"Q{len(asked) + 1}", section.name, text))
+
+
+def asked_definitions(
+    applicable: Sequence[SectionPlan], asked: Sequence[Question]
+) -> list[SectionDefinition]:
+    """The definitions of the sections that have questions in the request."""
+    in_request = {q.section for q in asked}
+    return [p.definition for p in applicable if p.definition and p.name in in_request]
+
+
+def only_reply(judged: Sequence[Judged[Any]]) -> Judged[Any]:
+    """The reply to a question metric's single request (empty when nothing was asked)."""
+    return judged[0] if judged else Judged()
+
+
+def pooled_outcome(
+    name: str,
+    version: str,
+    mode: str,
+    sections: dict[str, SectionOutcome],
+    errors: Mapping[str, str],
+    reply: Judged[Any],
+) -> MetricOutcome:
+    """The metric over its sections; a section without questions fails the metric too."""
+    error = reply.error
+    if error is None and errors:
+        error = "; ".join(f"{n}: {e}" for n, e in errors.items())
+    return MetricOutcome(
+        name,
+        version,
+        sections=sections,
+        error=error,
+        raw_reply=reply.raw_reply,
+        usage=reply.usage,
+        calls=reply.calls,
+        mode=mode,
+    )

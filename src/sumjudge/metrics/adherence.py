@@ -14,12 +14,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import ParseError
 from ..plan import Call, Judged, MetricPlan
-from ..protocol import JudgeRequest, JudgeResponse, Usage
+from ..protocol import JudgeRequest, JudgeResponse
 from ..types import NO_DEFINITION, MetricOutcome, RubricAnswer, SectionDefinition, SectionOutcome
-from ._conversation import NO_CUSTOM, ConversationContext, build_request, na_or_plan, restrict
-from ._questions import ID_PATH, Question, answers_by_id, render_definitions, render_questions
+from ._conversation import NO_CUSTOM, ConversationContext, na_or_plan
+from ._questions import (
+    Question,
+    add_directive_questions,
+    asked_definitions,
+    only_reply,
+    pooled_outcome,
+    questions_request,
+    read_each,
+)
 from ._read import as_bool, as_str
 from .rubric import CATEGORICAL_QUESTION, questions
 
@@ -131,34 +138,31 @@ def adherence_request(
     max_tokens: int,
 ) -> JudgeRequest:
     """One request answering every adherence question of one summary."""
-    return build_request(
+    return questions_request(
         task=TASK,
-        prefix=prefix,
-        instructions=_INSTRUCTIONS.format(
-            definitions=render_definitions(definitions), questions=render_questions(questions)
-        ),
-        schema=restrict(SCHEMA, ID_PATH, [q.id for q in questions]),
+        template=_INSTRUCTIONS,
+        schema=SCHEMA,
         schema_name="adherence_rubrics",
+        prefix=prefix,
+        definitions=definitions,
+        questions=questions,
         language=language,
         max_tokens=max_tokens,
     )
 
 
+def _answer(q: Question, item: dict[str, Any]) -> RubricAnswer:
+    reasoning = as_str(item.get("reasoning"), "reasoning")
+    return RubricAnswer(q.text, reasoning, as_bool(item.get("is_addressed"), "is_addressed"))
+
+
 def read_answers(response: JudgeResponse, questions: Sequence[Question]) -> dict[str, RubricAnswer]:
     """Answers keyed by question id."""
-    found = answers_by_id(response, questions)
-    out: dict[str, RubricAnswer] = {}
-    for q in questions:
-        item = found[q.id]
-        try:
-            out[q.id] = RubricAnswer(
-                question=q.text,
-                reasoning=as_str(item.get("reasoning"), "reasoning"),
-                is_addressed=as_bool(item.get("is_addressed"), "is_addressed"),
-            )
-        except ParseError as exc:
-            raise ParseError(f"answer {q.id}: {exc}", raw=response.text) from None
-    return out
+    return read_each(response, questions, _answer)
+
+
+def _word(directives: Sequence[str]) -> list[str]:
+    return questions(directives, "adherence")
 
 
 def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
@@ -197,27 +201,16 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
             else:
                 asked.append(Question(f"Q{len(asked) + 1}", p.name, CATEGORICAL_QUESTION))
             continue
-        found = ctx.directives.get(p.definition.name)
-        if isinstance(found, str) or found is None:
-            errors[p.name] = found or "no rubric questions"
-            continue
-        for text in questions(found, "adherence"):
-            asked.append(Question(f"Q{len(asked) + 1}", p.name, text))
+        add_directive_questions(p, ctx.directives, _word, asked, errors)
 
     def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
         if not applicable:
             return {
                 NAME: MetricOutcome(NAME, version, sections=outcomes, reason=NO_CUSTOM, mode=mode)
             }
-        answers: dict[str, RubricAnswer] = {}
-        usage, calls, metric_error, raw = Usage(), 0, None, None
-        if judged:
-            j = judged[0]
-            usage, calls, raw = j.usage, j.calls, j.raw_reply
-            if j.value is None:
-                metric_error = j.error
-            else:
-                answers = j.value
+        reply = only_reply(judged)
+        answers: dict[str, RubricAnswer] = reply.value or {}
+        metric_error = reply.error
         done = dict(outcomes)
         for p in applicable:
             if p.name in errors:
@@ -241,25 +234,11 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
                 rubrics=tuple(rubric),
                 check=checks.get(p.name),
             )
-        if metric_error is None and errors:
-            metric_error = "; ".join(f"{n}: {e}" for n, e in errors.items())
-        return {
-            NAME: MetricOutcome(
-                NAME,
-                version,
-                sections=done,
-                error=metric_error,
-                raw_reply=raw,
-                usage=usage,
-                calls=calls,
-                mode=mode,
-            )
-        }
+        return {NAME: pooled_outcome(NAME, version, mode, done, errors, reply)}
 
     if not asked:
         return MetricPlan(NAME, (), finish)
-    in_request = {q.section for q in asked}
-    definitions = [p.definition for p in applicable if p.definition and p.name in in_request]
+    definitions = asked_definitions(applicable, asked)
     request = adherence_request(
         ctx.prefix, definitions, asked, language=ctx.language, max_tokens=ctx.max_tokens
     )

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..plan import Call, Judged, MetricPlan
-from ..protocol import JudgeRequest, JudgeResponse, Usage
+from ..protocol import JudgeRequest, JudgeResponse
 from ..types import (
     NO_DEFINITION,
     CompletenessRubric,
@@ -23,8 +23,16 @@ from ..types import (
     SectionDefinition,
     SectionOutcome,
 )
-from ._conversation import NO_FREE_FORM, ConversationContext, build_request, na_or_plan, restrict
-from ._questions import ID_PATH, Question, answers_by_id, render_definitions, render_questions
+from ._conversation import NO_FREE_FORM, ConversationContext, na_or_plan
+from ._questions import (
+    Question,
+    add_directive_questions,
+    asked_definitions,
+    only_reply,
+    pooled_outcome,
+    questions_request,
+    read_each,
+)
 from ._read import as_bool, as_str
 from .rubric import questions
 
@@ -117,14 +125,14 @@ def completeness_request(
     max_tokens: int,
 ) -> JudgeRequest:
     """One request answering every completeness question of one summary."""
-    return build_request(
+    return questions_request(
         task=TASK,
-        prefix=prefix,
-        instructions=_INSTRUCTIONS.format(
-            definitions=render_definitions(definitions), questions=render_questions(questions)
-        ),
-        schema=restrict(SCHEMA, ID_PATH, [q.id for q in questions]),
+        template=_INSTRUCTIONS,
+        schema=SCHEMA,
         schema_name="completeness_rubrics",
+        prefix=prefix,
+        definitions=definitions,
+        questions=questions,
         language=language,
         max_tokens=max_tokens,
     )
@@ -150,23 +158,24 @@ def _item(raw: Any) -> ContentItem:
     )
 
 
+def _rubric(q: Question, answer: dict[str, Any]) -> CompletenessRubric:
+    raw = answer.get("content_list")
+    if raw is None:
+        raw = []
+    if not isinstance(raw, list):
+        raise ParseError("content_list is not a list")
+    return CompletenessRubric(q.text, tuple(_item(r) for r in raw))
+
+
 def read_rubrics(
     response: JudgeResponse, questions: Sequence[Question]
 ) -> dict[str, CompletenessRubric]:
     """Completeness rubrics keyed by question id."""
-    found = answers_by_id(response, questions)
-    out: dict[str, CompletenessRubric] = {}
-    for q in questions:
-        raw = found[q.id].get("content_list")
-        if raw is None:
-            raw = []
-        if not isinstance(raw, list):
-            raise ParseError(f"answer {q.id}: content_list is not a list", raw=response.text)
-        try:
-            out[q.id] = CompletenessRubric(q.text, tuple(_item(r) for r in raw))
-        except ParseError as exc:
-            raise ParseError(f"answer {q.id}: {exc}", raw=response.text) from None
-    return out
+    return read_each(response, questions, _rubric)
+
+
+def _word(directives: Sequence[str]) -> list[str]:
+    return questions(directives, "completeness")
 
 
 def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
@@ -195,12 +204,7 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
     errors: dict[str, str] = {}
     for p in applicable:
         assert p.definition is not None
-        found = ctx.directives.get(p.definition.name)
-        if isinstance(found, str) or found is None:
-            errors[p.name] = found or "no rubric questions"
-            continue
-        for text in questions(found, "completeness"):
-            asked.append(Question(f"Q{len(asked) + 1}", p.name, text))
+        add_directive_questions(p, ctx.directives, _word, asked, errors)
 
     def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
         if not applicable:
@@ -208,15 +212,9 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
                 NAME, version, sections=outcomes, reason=NO_FREE_FORM, mode=mode
             )
             return {NAME: outcome}
-        usage, calls, metric_error, raw = Usage(), 0, None, None
-        rubrics: dict[str, CompletenessRubric] = {}
-        if judged:
-            j = judged[0]
-            usage, calls, raw = j.usage, j.calls, j.raw_reply
-            if j.value is None:
-                metric_error = j.error
-            else:
-                rubrics = j.value
+        reply = only_reply(judged)
+        rubrics: dict[str, CompletenessRubric] = reply.value or {}
+        metric_error = reply.error
         done = dict(outcomes)
         for p in applicable:
             if p.name in errors or metric_error is not None:
@@ -231,25 +229,11 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
                 rubrics=tuple(mine),
                 note=None if items else EMPTY_CONTENT,
             )
-        if metric_error is None and errors:
-            metric_error = "; ".join(f"{n}: {e}" for n, e in errors.items())
-        return {
-            NAME: MetricOutcome(
-                NAME,
-                version,
-                sections=done,
-                error=metric_error,
-                raw_reply=raw,
-                usage=usage,
-                calls=calls,
-                mode=mode,
-            )
-        }
+        return {NAME: pooled_outcome(NAME, version, mode, done, errors, reply)}
 
     if not asked:
         return MetricPlan(NAME, (), finish)
-    in_request = {q.section for q in asked}
-    definitions = [p.definition for p in applicable if p.definition and p.name in in_request]
+    definitions = asked_definitions(applicable, asked)
     request = completeness_request(
         ctx.prefix, definitions, asked, language=ctx.language, max_tokens=ctx.max_tokens
     )

@@ -262,10 +262,7 @@ class AutoEvalResult:
 
     @property
     def usage(self) -> Usage:
-        total = Usage()
-        for m in self.metrics.values():
-            total = total + m.usage
-        return total
+        return sum((m.usage for m in self.metrics.values()), Usage())
 
     @property
     def calls(self) -> int:

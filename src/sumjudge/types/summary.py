@@ -116,10 +116,7 @@ class SummaryResult:
     @property
     def usage(self) -> Usage:
         """Tokens spent on every metric."""
-        total = Usage()
-        for m in self.metrics.values():
-            total = total + m.usage
-        return total
+        return sum((m.usage for m in self.metrics.values()), Usage())
 
     def to_dict(self) -> dict[str, Any]:
         """The specification's JSON: {"summary": {...}}."""
