@@ -14,18 +14,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..plan import Call, Judged, MetricPlan
-from ..protocol import JudgeRequest, JudgeResponse
+from ..plan import Judged, MetricPlan
 from ..types import NO_DEFINITION, MetricOutcome, RubricAnswer, SectionDefinition, SectionOutcome
 from ._conversation import NO_CUSTOM, ConversationContext, na_or_plan
 from ._questions import (
     Question,
+    QuestionSpec,
     add_directive_questions,
-    asked_definitions,
     only_reply,
     pooled_outcome,
-    questions_request,
-    read_each,
 )
 from ._read import as_bool, as_str
 from .rubric import CATEGORICAL_QUESTION, questions
@@ -34,12 +31,11 @@ __all__ = [
     "NAME",
     "PREBUILT_NA",
     "SCHEMA",
+    "SPEC",
     "TASK",
     "VERSION",
-    "adherence_request",
     "categorical_check",
     "plan",
-    "read_answers",
 ]
 
 NAME = "adherence"
@@ -129,36 +125,13 @@ def passed_check_note(check: Mapping[str, Any]) -> str:
     return f"Deterministic check passed: {check['value']!r} is an allowed value."
 
 
-def adherence_request(
-    prefix: str,
-    definitions: Sequence[SectionDefinition],
-    questions: Sequence[Question],
-    *,
-    language: str | None,
-    max_tokens: int,
-) -> JudgeRequest:
-    """One request answering every adherence question of one summary."""
-    return questions_request(
-        task=TASK,
-        template=_INSTRUCTIONS,
-        schema=SCHEMA,
-        schema_name="adherence_rubrics",
-        prefix=prefix,
-        definitions=definitions,
-        questions=questions,
-        language=language,
-        max_tokens=max_tokens,
-    )
-
-
 def _answer(q: Question, item: dict[str, Any]) -> RubricAnswer:
     reasoning = as_str(item.get("reasoning"), "reasoning")
     return RubricAnswer(q.text, reasoning, as_bool(item.get("is_addressed"), "is_addressed"))
 
 
-def read_answers(response: JudgeResponse, questions: Sequence[Question]) -> dict[str, RubricAnswer]:
-    """Answers keyed by question id."""
-    return read_each(response, questions, _answer)
+SPEC = QuestionSpec(TASK, _INSTRUCTIONS, SCHEMA, "adherence_rubrics", _answer)
+"""The request and reader of the adherence questions."""
 
 
 def _word(directives: Sequence[str]) -> list[str]:
@@ -236,14 +209,4 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
             )
         return {NAME: pooled_outcome(NAME, version, mode, done, errors, reply)}
 
-    if not asked:
-        return MetricPlan(NAME, (), finish)
-    definitions = asked_definitions(applicable, asked)
-    request = adherence_request(
-        ctx.prefix, definitions, asked, language=ctx.language, max_tokens=ctx.max_tokens
-    )
-
-    def read(response: JudgeResponse) -> dict[str, RubricAnswer]:
-        return read_answers(response, asked)
-
-    return MetricPlan(NAME, (Call(request, read),), finish)
+    return SPEC.plan(NAME, ctx, applicable, asked, finish)

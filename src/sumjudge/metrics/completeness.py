@@ -13,25 +13,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ParseError
-from ..plan import Call, Judged, MetricPlan
-from ..protocol import JudgeRequest, JudgeResponse
+from ..plan import Judged, MetricPlan
 from ..types import (
     NO_DEFINITION,
     CompletenessRubric,
     ContentItem,
     MetricOutcome,
-    SectionDefinition,
     SectionOutcome,
 )
 from ._conversation import NO_FREE_FORM, ConversationContext, na_or_plan
 from ._questions import (
     Question,
+    QuestionSpec,
     add_directive_questions,
-    asked_definitions,
     only_reply,
     pooled_outcome,
-    questions_request,
-    read_each,
 )
 from ._read import as_bool, as_str
 from .rubric import questions
@@ -40,11 +36,10 @@ __all__ = [
     "CATEGORICAL_NA",
     "NAME",
     "SCHEMA",
+    "SPEC",
     "TASK",
     "VERSION",
-    "completeness_request",
     "plan",
-    "read_rubrics",
 ]
 
 NAME = "completeness"
@@ -116,28 +111,6 @@ _INSTRUCTIONS = (
 )
 
 
-def completeness_request(
-    prefix: str,
-    definitions: Sequence[SectionDefinition],
-    questions: Sequence[Question],
-    *,
-    language: str | None,
-    max_tokens: int,
-) -> JudgeRequest:
-    """One request answering every completeness question of one summary."""
-    return questions_request(
-        task=TASK,
-        template=_INSTRUCTIONS,
-        schema=SCHEMA,
-        schema_name="completeness_rubrics",
-        prefix=prefix,
-        definitions=definitions,
-        questions=questions,
-        language=language,
-        max_tokens=max_tokens,
-    )
-
-
 def _item(raw: Any) -> ContentItem:
     if not isinstance(raw, dict):
         raise ParseError("a content_list entry is not an object")
@@ -167,11 +140,8 @@ def _rubric(q: Question, answer: dict[str, Any]) -> CompletenessRubric:
     return CompletenessRubric(q.text, tuple(_item(r) for r in raw))
 
 
-def read_rubrics(
-    response: JudgeResponse, questions: Sequence[Question]
-) -> dict[str, CompletenessRubric]:
-    """Completeness rubrics keyed by question id."""
-    return read_each(response, questions, _rubric)
+SPEC = QuestionSpec(TASK, _INSTRUCTIONS, SCHEMA, "completeness_rubrics", _rubric)
+"""The request and reader of the completeness questions."""
 
 
 def _word(directives: Sequence[str]) -> list[str]:
@@ -231,14 +201,4 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
             )
         return {NAME: pooled_outcome(NAME, version, mode, done, errors, reply)}
 
-    if not asked:
-        return MetricPlan(NAME, (), finish)
-    definitions = asked_definitions(applicable, asked)
-    request = completeness_request(
-        ctx.prefix, definitions, asked, language=ctx.language, max_tokens=ctx.max_tokens
-    )
-
-    def read(response: JudgeResponse) -> dict[str, CompletenessRubric]:
-        return read_rubrics(response, asked)
-
-    return MetricPlan(NAME, (Call(request, read),), finish)
+    return SPEC.plan(NAME, ctx, applicable, asked, finish)
