@@ -14,12 +14,12 @@ from typing import Any
 
 from .protocol import Usage
 
-__all__ = ["CallStats", "ItemLedger", "RunSummary"]
+__all__ = ["CallStats", "ItemLedger", "RunSummary", "Spend"]
 
 
 @dataclass
-class CallStats:
-    """Counters for one caller; read by progress bars and run summaries.
+class Spend:
+    """What calls cost: the counters a caller and an item both keep.
 
     `calls` counts logical requests (cache hits included), `attempts` the requests that
     reached the judge, `usage` and `cost_usd` what those attempts spent.
@@ -27,26 +27,27 @@ class CallStats:
 
     calls: int = 0
     attempts: int = 0
-    retries: int = 0
-    failures: int = 0
     cache_hits: int = 0
     usage: Usage = field(default_factory=Usage)
     cost_usd: float = 0.0
 
 
 @dataclass
-class ItemLedger:
+class CallStats(Spend):
+    """Counters for one caller (every call it made); read by progress and run summaries."""
+
+    retries: int = 0
+    failures: int = 0
+
+
+@dataclass
+class ItemLedger(Spend):
     """What the judge calls made for one item cost, and which of them failed.
 
     `failures` holds one entry per request that failed for good:
     `{"task": ..., "reason": ..., "attempts": ...}`.
     """
 
-    calls: int = 0
-    attempts: int = 0
-    cache_hits: int = 0
-    usage: Usage = field(default_factory=Usage)
-    cost_usd: float = 0.0
     failures: list[dict[str, Any]] = field(default_factory=list)
 
     def attempts_for(self, metric: str) -> int | None:

@@ -54,11 +54,10 @@ class MissingDependencyError(ConfigError):
     """An optional dependency needed for this feature is not installed."""
 
     def __init__(self, package: str, extra: str) -> None:
-        self.package = package
-        self.extra = extra
         super().__init__(
             f"This needs the optional package {package!r}: pip install 'sumjudge[{extra}]'"
         )
+        self.package, self.extra = package, extra
 
 
 class ProviderError(SumjudgeError):

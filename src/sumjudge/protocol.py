@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, astuple, dataclass, field, fields
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
@@ -108,29 +108,17 @@ class Usage:
     cache_write_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(
-            self.prompt_tokens + other.prompt_tokens,
-            self.completion_tokens + other.completion_tokens,
-            self.cached_prompt_tokens + other.cached_prompt_tokens,
-            self.cache_write_tokens + other.cache_write_tokens,
-        )
+        mine, theirs = astuple(self), astuple(other)
+        return Usage(*(a + b for a, b in zip(mine, theirs, strict=True)))
 
     def to_dict(self) -> dict[str, int]:
-        return {
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cached_prompt_tokens": self.cached_prompt_tokens,
-            "cache_write_tokens": self.cache_write_tokens,
-        }
+        """The counts by field name (results and the cache store this)."""
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Usage:
-        return cls(
-            int(data.get("prompt_tokens", 0)),
-            int(data.get("completion_tokens", 0)),
-            int(data.get("cached_prompt_tokens", 0)),
-            int(data.get("cache_write_tokens", 0)),
-        )
+        """From `to_dict`'s form; missing counts are 0."""
+        return cls(*(int(data.get(f.name, 0)) for f in fields(cls)))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -147,7 +148,7 @@ def _finished_lines(path: Path) -> tuple[list[str], set[int]]:
     return keep, done
 
 
-class RecordSink:
+class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
     """Writes records as JSON lines as they finish (see the module docstring for resume).
 
     Args:
@@ -189,21 +190,20 @@ class RecordSink:
         else:
             self._fh = p.open("w", encoding="utf-8")
 
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def write(self, data: dict[str, Any]) -> None:
+        """Write one record as a line, redacted, flushed at once."""
         text = json.dumps(data, ensure_ascii=False, indent=2 if self.pretty else None)
         self._fh.write(redact(text, self.secrets) + "\n")
         self._fh.flush()
         self.written += 1
 
     def close(self) -> None:
+        """Close the output file (stdout stays open)."""
         if self._own:
             self._fh.close()
-
-    def __enter__(self) -> RecordSink:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
 
 class BatchProgress:

@@ -41,7 +41,7 @@ from ..types import (
     coerce_section,
     plan_sections,
 )
-from .base import EngineOptions, Evaluator, ItemRun, Stages
+from .base import EngineOptions, Evaluator, ItemRun, Stages, choose_metrics
 from .records import Record
 from .rubric_cache import RubricCache
 
@@ -112,15 +112,7 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
                 "long_source='chunked' is not available for conversation summaries yet; "
                 "use a judge with a larger context window"
             )
-        names = list(dict.fromkeys(metrics if metrics is not None else AUTO_METRICS))
-        unknown = [m for m in names if m not in _ALL_METRICS]
-        if unknown or not names:
-            raise ConfigError(
-                f"unknown metric(s) {unknown}; choose from {', '.join(_ALL_METRICS)}"
-                if unknown
-                else "metrics must name at least one metric"
-            )
-        self.metrics = names
+        self.metrics = choose_metrics(metrics, _ALL_METRICS, "metrics", AUTO_METRICS)
         self.sections = _load_sections(sections)
         self.language = explanation_language
         self.max_tokens = max_tokens

@@ -28,7 +28,15 @@ from ..runner import JudgeCaller, RetryPolicy, run_items
 from ..tokens import ContextFit, check_context
 from .records import Record, error_failure, item_failure, item_id
 
-__all__ = ["EngineOptions", "Evaluator", "ItemRun", "Stages", "flatten", "open_cache"]
+__all__ = [
+    "EngineOptions",
+    "Evaluator",
+    "ItemRun",
+    "Stages",
+    "choose_metrics",
+    "flatten",
+    "open_cache",
+]
 
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
@@ -49,6 +57,27 @@ class EngineOptions(TypedDict, total=False):
     price: Price | None
     context_window: int | None
     long_source: str
+
+
+def choose_metrics(
+    requested: Sequence[str] | None,
+    known: Sequence[str],
+    what: str,
+    default: Sequence[str] | None = None,
+) -> list[str]:
+    """The requested metric names (None: `default`, else all `known`), deduplicated.
+
+    Checked at construction, before anything is paid for; `what` names the argument in
+    the error ("enabled_metrics", "metrics").
+    """
+    fallback = known if default is None else default
+    names = list(dict.fromkeys(requested if requested is not None else fallback))
+    unknown = [m for m in names if m not in known]
+    if unknown:
+        raise ConfigError(f"unknown metric(s) {unknown}; choose from {', '.join(known)}")
+    if not names:
+        raise ConfigError(f"{what} must name at least one metric")
+    return names
 
 
 def open_cache(

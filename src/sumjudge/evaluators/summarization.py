@@ -10,13 +10,13 @@ from typing_extensions import Unpack
 from ..cost import MIN_CACHEABLE_PREFIX
 from ..errors import ConfigError, DataError
 from ..metrics import SUMMARY_METRICS
-from ..metrics._base import JudgeOptions, shared_prefix, system_message
-from ..metrics.layouts import rubrics_first_plan, single_call_plan
+from ..metrics._base import JudgeOptions, score_plan, shared_prefix, system_message
+from ..metrics.layouts import build_rubrics_first_request, single_call_plan
 from ..protocol import Judge
 from ..rules import DEFAULT_RULE_BOOK, RuleBook, rate
 from ..tokens import estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult, coerce_item
-from .base import EngineOptions, Evaluator, ItemRun, Stages
+from .base import EngineOptions, Evaluator, ItemRun, Stages, choose_metrics
 from .records import Record
 
 __all__ = ["DEFAULT_MODEL", "BatchRecord", "SummarizationEvaluator", "SummaryResult"]
@@ -84,15 +84,9 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         prompt_layout: str = "source_first",
         **engine: Unpack[EngineOptions],
     ) -> None:
-        names = list(enabled_metrics) if enabled_metrics is not None else list(SUMMARY_METRICS)
-        unknown = [m for m in names if m not in SUMMARY_METRICS]
-        if unknown or not names:
-            raise ConfigError(
-                f"unknown metric(s) {unknown}; choose from {', '.join(SUMMARY_METRICS)}"
-                if unknown
-                else "enabled_metrics must name at least one metric"
-            )
-        self.enabled_metrics = list(dict.fromkeys(names))
+        self.enabled_metrics = choose_metrics(
+            enabled_metrics, list(SUMMARY_METRICS), "enabled_metrics"
+        )
         if isinstance(rule_book, Mapping):
             rule_book = RuleBook.from_dict(rule_book)
         self.rule_book = rule_book or DEFAULT_RULE_BOOK
@@ -142,7 +136,12 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         if self.single_call:
             return [[single_call_plan(chosen, text, item.summary, o, caps)]]
         if self.prompt_layout == "rubrics_first":
-            plans = [rubrics_first_plan(m, chosen, text, item.summary, o, caps) for m in chosen]
+            plans = [
+                score_plan(
+                    m, build_rubrics_first_request(m, chosen, text, item.summary, o), o, caps
+                )
+                for m in chosen
+            ]
         else:
             plans = [m.plan(text, item.summary, o, caps) for m in chosen]
         if len(plans) > 1 and self._warm_prefix(item):

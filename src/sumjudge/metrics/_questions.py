@@ -20,6 +20,7 @@ __all__ = [
     "QuestionSpec",
     "add_directive_questions",
     "answers_by_id",
+    "answers_schema",
     "asked_definitions",
     "only_reply",
     "pooled_outcome",
@@ -29,6 +30,29 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+
+def answers_schema(answer: dict[str, Any]) -> dict[str, Any]:
+    """The schema of a reply answering numbered questions: `{"rubrics": [{"id", ...}]}`.
+
+    `answer` holds the properties of one answer besides its id; all are required.
+    """
+    item = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "description": "The question id, e.g. Q1."},
+            **answer,
+        },
+        "required": ["id", *answer],
+        "additionalProperties": False,
+    }
+    return {
+        "type": "object",
+        "properties": {"rubrics": {"type": "array", "items": item}},
+        "required": ["rubrics"],
+        "additionalProperties": False,
+    }
+
 
 ID_PATH = ("properties", "rubrics", "items", "properties", "id")
 """Where the question id sits in the adherence and completeness schemas."""

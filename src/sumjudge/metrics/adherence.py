@@ -21,6 +21,7 @@ from ._questions import (
     Question,
     QuestionSpec,
     add_directive_questions,
+    answers_schema,
     only_reply,
     pooled_outcome,
 )
@@ -48,30 +49,16 @@ FREE_FORM_PART = f"{TASK}/free_form"
 CATEGORICAL_PART = f"{TASK}/categorical"
 """Judging whether a valid categorical value is the right one (declined: noted, not asked)."""
 
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "rubrics": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "id": {"type": "string", "description": "The question id, e.g. Q1."},
-                    "reasoning": {
-                        "type": "string",
-                        "description": "Why the section does or does not follow the "
-                        "instruction, citing its text.",
-                    },
-                    "is_addressed": {"type": "boolean"},
-                },
-                "required": ["id", "reasoning", "is_addressed"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["rubrics"],
-    "additionalProperties": False,
-}
+SCHEMA = answers_schema(
+    {
+        "reasoning": {
+            "type": "string",
+            "description": "Why the section does or does not follow the instruction, citing "
+            "its text.",
+        },
+        "is_addressed": {"type": "boolean"},
+    }
+)
 
 _INSTRUCTIONS = (
     "Task: check the summary's ADHERENCE to its section definitions.\n\n"

@@ -26,6 +26,7 @@ from ._questions import (
     Question,
     QuestionSpec,
     add_directive_questions,
+    answers_schema,
     only_reply,
     pooled_outcome,
 )
@@ -51,49 +52,31 @@ CATEGORICAL_NA = (
     "N/A: completeness is judged only for free-form sections; this section is categorical"
 )
 
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "rubrics": {
+SCHEMA = answers_schema(
+    {
+        "content_list": {
             "type": "array",
             "items": {
                 "type": "object",
                 "properties": {
-                    "id": {"type": "string", "description": "The question id, e.g. Q1."},
-                    "content_list": {
-                        "type": "array",
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "transcript_content": {
-                                    "type": "string",
-                                    "description": "One piece of information from the "
-                                    "transcript that the question asks for.",
-                                },
-                                "related_content_from_summary": {
-                                    "type": "string",
-                                    "description": "The summary text that conveys it, "
-                                    "copied exactly; empty string if the summary lacks it.",
-                                },
-                                "is_covered": {"type": "boolean"},
-                            },
-                            "required": [
-                                "transcript_content",
-                                "related_content_from_summary",
-                                "is_covered",
-                            ],
-                            "additionalProperties": False,
-                        },
+                    "transcript_content": {
+                        "type": "string",
+                        "description": "One piece of information from the transcript that the "
+                        "question asks for.",
                     },
+                    "related_content_from_summary": {
+                        "type": "string",
+                        "description": "The summary text that conveys it, copied exactly; "
+                        "empty string if the summary lacks it.",
+                    },
+                    "is_covered": {"type": "boolean"},
                 },
-                "required": ["id", "content_list"],
+                "required": ["transcript_content", "related_content_from_summary", "is_covered"],
                 "additionalProperties": False,
             },
         }
-    },
-    "required": ["rubrics"],
-    "additionalProperties": False,
-}
+    }
+)
 
 _INSTRUCTIONS = (
     "Task: check the summary's COMPLETENESS against the transcript.\n\n"

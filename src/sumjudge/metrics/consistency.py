@@ -117,12 +117,6 @@ def derive_consistency(
         explanation = f"{len(wrong)} of {len(points)} points are inaccurate: {listed}"
     else:
         explanation = f"All {len(points)} points of the summary are supported by the transcript."
-    return MetricResult(
-        name=name,
-        version=full_version,
-        score=score,
-        explanation=explanation,
-        score_mode=DERIVED_MODE,
-        score_mode_note=_NOTE,
-        evidence=tuple(f"{p.point} -> turns {list(p.turns)}" for p in wrong if p.turns),
-    )
+    evidence = tuple(f"{p.point} -> turns {list(p.turns)}" for p in wrong if p.turns)
+    result = MetricResult(name, full_version, score, explanation, evidence=evidence)
+    return replace(result, score_mode=DERIVED_MODE, score_mode_note=_NOTE)

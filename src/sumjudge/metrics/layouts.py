@@ -32,19 +32,18 @@ from ._base import (
     SCORE_SCHEMA,
     JudgeOptions,
     ScoreMetric,
-    score_plan,
     score_result,
     shared_prefix,
     subject_of,
     system_message,
 )
-from ._parse import extract_json, read_score_verdict
+from ._parse import read_score_verdict
+from ._read import reply_object
 
 __all__ = [
     "LAYOUT_VERSION",
     "build_rubrics_first_request",
     "build_single_request",
-    "rubrics_first_plan",
     "single_call_plan",
     "static_system",
 ]
@@ -129,26 +128,6 @@ def build_single_request(
     )
 
 
-def _read_object(response: JudgeResponse) -> dict[str, Any]:
-    data = response.parsed if response.parsed is not None else extract_json(response.text)
-    if not isinstance(data, dict):
-        raise ParseError("the reply's JSON is not an object", raw=response.text)
-    return data
-
-
-def rubrics_first_plan(
-    metric: ScoreMetric,
-    metrics: Sequence[ScoreMetric],
-    source: str,
-    summary: str,
-    options: JudgeOptions,
-    capabilities: Capabilities,
-) -> MetricPlan[MetricResult]:
-    """One metric's plan in the rubrics-first layout."""
-    request = build_rubrics_first_request(metric, metrics, source, summary, options)
-    return score_plan(metric, request, options, capabilities)
-
-
 def single_call_plan(
     metrics: Sequence[ScoreMetric],
     source: str,
@@ -181,7 +160,7 @@ def single_call_plan(
             out[m.name] = score_result(m, share, options, capabilities, note=_SINGLE_NOTE)
         return out
 
-    return MetricPlan(metrics[0].name, (Call(request, _read_object),), finish)
+    return MetricPlan(metrics[0].name, (Call(request, reply_object),), finish)
 
 
 _SINGLE_NOTE = "single-call mode: all metrics in one request, no logprob weighting"

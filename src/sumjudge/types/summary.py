@@ -143,13 +143,8 @@ class SummaryResult:
 
     def flat_columns(self) -> dict[str, Any]:
         """Overall and per-metric scores as one flat row (for DataFrames and CSV)."""
-        r = self.rating
-        row: dict[str, Any] = {
-            "relevancy_rating": r.relevancy_rating,
-            "score": r.score,
-            "binary_score": r.binary_score,
-            "avg_score": r.avg_score,
-        }
+        overall = self.to_dict()["summary"]
+        row = {k: overall[k] for k in ("relevancy_rating", "score", "binary_score", "avg_score")}
         for name, m in self.metrics.items():
             row[f"{name}_score"] = m.score
             row[f"{name}_explanation"] = m.explanation
