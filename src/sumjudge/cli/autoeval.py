@@ -30,16 +30,15 @@ from ._run import add_judge_arguments, evaluator_options, metric_list, run_batch
 __all__ = ["add_parser", "run"]
 
 
+_HELP = "judge conversation summaries on accuracy, adherence and completeness"
+_DESCRIPTION = """
+Judge conversation summaries (free text or sections) against their transcripts on
+accuracy, adherence and completeness. Writes one JSON line per conversation and
+prints averages per metric and per section to stderr."""
+
+
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "autoeval",
-        help="judge conversation summaries on accuracy, adherence and completeness",
-        description=(
-            "Judge conversation summaries (free text or sections) against their transcripts "
-            "on accuracy, adherence and completeness. Writes one JSON line per conversation "
-            "and prints averages per metric and per section to stderr."
-        ),
-    )
+    p = sub.add_parser("autoeval", help=_HELP, description=_DESCRIPTION)
     p.add_argument(
         "file", nargs="?", help="JSONL, CSV or Parquet with transcript and summary per row"
     )

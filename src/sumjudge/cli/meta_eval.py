@@ -15,18 +15,17 @@ from ._common import EXIT_OK, choose_model, eprint
 __all__ = ["add_parser", "run"]
 
 
+_HELP = "measure a judge against human-judged summaries"
+_DESCRIPTION = """
+Judge human-judged summaries (rows with source, summary, source_id and human:
+{coherence, consistency, relevance, fluency}) and report how well the judge
+agrees with the humans: summary-level, pooled and system-level Spearman and
+Kendall tau-b for Likert labels; ROC AUC and balanced accuracy for binary
+labels; bootstrap 95% intervals resampling source documents."""
+
+
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "meta-eval",
-        help="measure a judge against human-judged summaries",
-        description=(
-            "Judge human-judged summaries (rows with source, summary, source_id and "
-            "human: {coherence, consistency, relevance, fluency}) and report how well the "
-            "judge agrees with the humans: summary-level, pooled and system-level Spearman "
-            "and Kendall tau-b for Likert labels; ROC AUC and balanced accuracy for binary "
-            "labels; bootstrap 95% intervals resampling source documents."
-        ),
-    )
+    p = sub.add_parser("meta-eval", help=_HELP, description=_DESCRIPTION)
     p.add_argument("file", help="JSONL of human-judged rows (e.g. the dev set)")
     p.add_argument("--model", help="provider/model or 'local' (default: see docs)")
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")

@@ -11,17 +11,16 @@ from ._common import EXIT_CONFIG, EXIT_OK, eprint
 __all__ = ["add_parser", "run"]
 
 
+_HELP = "write an HTML report from results"
+_DESCRIPTION = """
+Write one self-contained HTML file (no network needed to view it) from the JSONL results
+of evaluate, autoeval or meta-eval: headline counts, score distributions, a
+sortable item table with explanations and evidence, the judge card and run
+provenance."""
+
+
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser(
-        "report",
-        help="write an HTML report from results",
-        description=(
-            "Write one self-contained HTML file (no network needed to view it) from the "
-            "JSONL results of evaluate, autoeval or meta-eval: headline counts, score "
-            "distributions, a sortable item table with explanations and evidence, the judge "
-            "card and run provenance."
-        ),
-    )
+    p = sub.add_parser("report", help=_HELP, description=_DESCRIPTION)
     p.add_argument("results", help="results JSONL")
     p.add_argument("-o", "--output", default="report.html", help="HTML file to write")
     p.add_argument("--card", help="a judge card JSON (from meta-eval --card) to include")

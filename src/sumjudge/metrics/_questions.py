@@ -88,76 +88,6 @@ def render_questions(questions: Sequence[Question]) -> str:
     return "\n".join(f'{q.id} (section "{q.section}"): {q.text}' for q in questions)
 
 
-@dataclass(frozen=True)
-class QuestionSpec(Generic[T]):
-    """What makes a question metric (adherence, completeness) its own.
-
-    Attributes:
-        task: the request's task ("adherence@1").
-        template: the instructions, with `{definitions}` and `{questions}`.
-        schema: the reply's JSON schema (question ids are pinned to those asked).
-        schema_name: the schema's short name.
-        read_one: reads one question's answer; raises `ParseError` when unusable.
-    """
-
-    task: str
-    template: str
-    schema: dict[str, Any]
-    schema_name: str
-    read_one: Callable[[Question, dict[str, Any]], T]
-
-    def request(
-        self,
-        prefix: str,
-        definitions: Sequence[SectionDefinition],
-        questions: Sequence[Question],
-        *,
-        language: str | None,
-        max_tokens: int,
-    ) -> JudgeRequest:
-        """One request answering every question of one summary."""
-        return build_request(
-            task=self.task,
-            prefix=prefix,
-            instructions=self.template.format(
-                definitions=render_definitions(definitions),
-                questions=render_questions(questions),
-            ),
-            schema=restrict(self.schema, ID_PATH, [q.id for q in questions]),
-            schema_name=self.schema_name,
-            language=language,
-            max_tokens=max_tokens,
-        )
-
-    def read(self, response: JudgeResponse, questions: Sequence[Question]) -> dict[str, T]:
-        """Every question's answer, keyed by question id."""
-        return read_each(response, questions, self.read_one)
-
-    def plan(
-        self,
-        name: str,
-        ctx: Any,
-        applicable: Sequence[SectionPlan],
-        asked: Sequence[Question],
-        finish: Callable[[Sequence[Judged[Any]]], Mapping[str, MetricOutcome]],
-    ) -> MetricPlan[MetricOutcome]:
-        """The metric's plan: one request for every question asked (none: no request)."""
-        if not asked:
-            return MetricPlan(name, (), finish)
-        request = self.request(
-            ctx.prefix,
-            asked_definitions(applicable, asked),
-            asked,
-            language=ctx.language,
-            max_tokens=ctx.max_tokens,
-        )
-
-        def read(response: JudgeResponse) -> dict[str, T]:
-            return self.read(response, asked)
-
-        return MetricPlan(name, (Call(request, read),), finish)
-
-
 def read_each(
     response: JudgeResponse,
     questions: Sequence[Question],
@@ -247,3 +177,78 @@ def pooled_outcome(
         calls=reply.calls,
         mode=mode,
     )
+
+
+@dataclass(frozen=True)
+class QuestionSpec(Generic[T]):
+    """What makes a question metric (adherence, completeness) its own.
+
+    Attributes:
+        task: the request's task ("adherence@1").
+        template: the instructions, with `{definitions}` and `{questions}`.
+        schema: the reply's JSON schema (question ids are pinned to those asked).
+        schema_name: the schema's short name.
+        read_one: reads one question's answer; raises `ParseError` when unusable.
+    """
+
+    task: str
+    template: str
+    schema: dict[str, Any]
+    schema_name: str
+    read_one: Callable[[Question, dict[str, Any]], T]
+
+    def request(
+        self,
+        prefix: str,
+        definitions: Sequence[SectionDefinition],
+        questions: Sequence[Question],
+        *,
+        language: str | None,
+        max_tokens: int,
+    ) -> JudgeRequest:
+        """One request answering every question of one summary."""
+        return build_request(
+            task=self.task,
+            prefix=prefix,
+            instructions=self.template.format(
+                definitions=render_definitions(definitions),
+                questions=render_questions(questions),
+            ),
+            schema=restrict(self.schema, ID_PATH, [q.id for q in questions]),
+            schema_name=self.schema_name,
+            language=language,
+            max_tokens=max_tokens,
+        )
+
+    def read(self, response: JudgeResponse, questions: Sequence[Question]) -> dict[str, T]:
+        """Every question's answer, keyed by question id."""
+        return read_each(response, questions, self.read_one)
+
+    # The shared steps of a question metric's plan, here so a metric needs only its spec.
+    add_directive_questions = staticmethod(add_directive_questions)
+    only_reply = staticmethod(only_reply)
+    pooled_outcome = staticmethod(pooled_outcome)
+
+    def plan(
+        self,
+        name: str,
+        ctx: Any,
+        applicable: Sequence[SectionPlan],
+        asked: Sequence[Question],
+        finish: Callable[[Sequence[Judged[Any]]], Mapping[str, MetricOutcome]],
+    ) -> MetricPlan[MetricOutcome]:
+        """The metric's plan: one request for every question asked (none: no request)."""
+        if not asked:
+            return MetricPlan(name, (), finish)
+        request = self.request(
+            ctx.prefix,
+            asked_definitions(applicable, asked),
+            asked,
+            language=ctx.language,
+            max_tokens=ctx.max_tokens,
+        )
+
+        def read(response: JudgeResponse) -> dict[str, T]:
+            return self.read(response, asked)
+
+        return MetricPlan(name, (Call(request, read),), finish)

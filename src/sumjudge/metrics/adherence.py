@@ -17,14 +17,7 @@ from typing import Any
 from ..plan import Judged, MetricPlan
 from ..types import NO_DEFINITION, MetricOutcome, RubricAnswer, SectionDefinition, SectionOutcome
 from ._conversation import NO_CUSTOM, ConversationContext, na_or_plan
-from ._questions import (
-    Question,
-    QuestionSpec,
-    add_directive_questions,
-    answers_schema,
-    only_reply,
-    pooled_outcome,
-)
+from ._questions import Question, QuestionSpec, answers_schema
 from ._read import as_bool, as_str
 from .rubric import CATEGORICAL_QUESTION, questions
 
@@ -161,14 +154,14 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
             else:
                 asked.append(Question(f"Q{len(asked) + 1}", p.name, CATEGORICAL_QUESTION))
             continue
-        add_directive_questions(p, ctx.directives, _word, asked, errors)
+        SPEC.add_directive_questions(p, ctx.directives, _word, asked, errors)
 
     def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
         if not applicable:
             return {
                 NAME: MetricOutcome(NAME, version, sections=outcomes, reason=NO_CUSTOM, mode=mode)
             }
-        reply = only_reply(judged)
+        reply = SPEC.only_reply(judged)
         answers: dict[str, RubricAnswer] = reply.value or {}
         metric_error = reply.error
         done = dict(outcomes)
@@ -194,6 +187,6 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
                 rubrics=tuple(rubric),
                 check=checks.get(p.name),
             )
-        return {NAME: pooled_outcome(NAME, version, mode, done, errors, reply)}
+        return {NAME: SPEC.pooled_outcome(NAME, version, mode, done, errors, reply)}
 
     return SPEC.plan(NAME, ctx, applicable, asked, finish)

@@ -22,14 +22,7 @@ from ..types import (
     SectionOutcome,
 )
 from ._conversation import NO_FREE_FORM, ConversationContext, na_or_plan
-from ._questions import (
-    Question,
-    QuestionSpec,
-    add_directive_questions,
-    answers_schema,
-    only_reply,
-    pooled_outcome,
-)
+from ._questions import Question, QuestionSpec, answers_schema
 from ._read import as_bool, as_str
 from .rubric import questions
 
@@ -157,7 +150,7 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
     errors: dict[str, str] = {}
     for p in applicable:
         assert p.definition is not None
-        add_directive_questions(p, ctx.directives, _word, asked, errors)
+        SPEC.add_directive_questions(p, ctx.directives, _word, asked, errors)
 
     def finish(judged: Sequence[Judged[Any]]) -> dict[str, MetricOutcome]:
         if not applicable:
@@ -165,7 +158,7 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
                 NAME, version, sections=outcomes, reason=NO_FREE_FORM, mode=mode
             )
             return {NAME: outcome}
-        reply = only_reply(judged)
+        reply = SPEC.only_reply(judged)
         rubrics: dict[str, CompletenessRubric] = reply.value or {}
         metric_error = reply.error
         done = dict(outcomes)
@@ -182,6 +175,6 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
                 rubrics=tuple(mine),
                 note=None if items else EMPTY_CONTENT,
             )
-        return {NAME: pooled_outcome(NAME, version, mode, done, errors, reply)}
+        return {NAME: SPEC.pooled_outcome(NAME, version, mode, done, errors, reply)}
 
     return SPEC.plan(NAME, ctx, applicable, asked, finish)

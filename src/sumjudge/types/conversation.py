@@ -22,6 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from ..errors import DataError
+from .summary import not_blank
 
 __all__ = [
     "FREE_TEXT_SECTION",
@@ -52,9 +53,7 @@ class Turn(BaseModel):
     @field_validator("role", "text")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
+        return not_blank(value)
 
 
 class SectionDefinition(BaseModel):

@@ -12,7 +12,7 @@ from ..errors import DataError
 from ..protocol import Usage
 from ..rules import Rating
 
-__all__ = ["MetricResult", "SummaryData", "SummaryResult", "coerce_item"]
+__all__ = ["MetricResult", "SummaryData", "SummaryResult", "coerce_item", "not_blank"]
 
 
 class SummaryData(BaseModel):
@@ -35,9 +35,14 @@ class SummaryData(BaseModel):
     @field_validator("input", "summary")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be empty")
-        return value
+        return not_blank(value)
+
+
+def not_blank(value: str) -> str:
+    """`value` unchanged; a text that is empty or only white space is refused."""
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
 
 
 def coerce_item(item: SummaryData | Mapping[str, Any], index: int | str | None) -> SummaryData:
