@@ -8,14 +8,8 @@ import pytest
 from sumjudge.meta.stats import group_kfold
 from sumjudge.offline import OfflineScorer, OfflineVerdict, SentenceCheck
 from sumjudge.offline.calibration import fit_linear, load_models
-from sumjudge.offline.text import (
-    detect_language,
-    names,
-    numbers,
-    parse_turns,
-    source_units,
-    split_sentences,
-)
+from sumjudge.offline.text import detect_language, names, numbers, source_units
+from sumjudge.text import parse_turns, split_sentences
 
 METRICS = ("coherence", "consistency", "relevance", "fluency")
 

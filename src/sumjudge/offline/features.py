@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..text import split_sentences
 from .embed import Embedder, FloatArray
 from .text import (
     AMBIGUOUS_DATE_ABBREVIATIONS,
@@ -25,7 +26,6 @@ from .text import (
     numbers,
     numbers_verbatim,
     source_units,
-    split_sentences,
     stem,
     strip_markup,
     words,

@@ -1,9 +1,15 @@
-"""Text utilities for the offline judge: splitting, tokens, dialogue turns, language."""
+"""Text utilities for the offline judge: tokens, dialogue units, numbers, names, language.
+
+Sentence splitting and transcript turns are shared with the rest of the package and live in
+`sumjudge.text`.
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from ..text import parse_turns, split_sentences
 
 EN_STOP = frozenset(
     [
@@ -441,13 +447,6 @@ SECOND_PERSON = frozenset(
 
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|n't|'s", re.UNICODE)
 _NUM = re.compile(r"\d+(?:[.,]\d+)*")
-_SENT_SPLIT = re.compile(r"(?<=[.!?])[\"'”’)]*\s+(?=[\"'“(]?[A-Z0-9a-z])|\n+")
-# "Name:", "Name Surname:" or "Name (Role):" at a line start (or after " . " in one-line
-# chats), optionally after a timestamp such as "[00:12:05]" or "00:12"
-_TURN_START = re.compile(
-    r"(?:^|\n|(?<=\s)\.\s+)\s*(?:\[?\d{1,2}:\d{2}(?::\d{2})?\]?\s+)?"
-    r"([A-Z][\w.'\-]*(?: [A-Z0-9][\w.'\-]*){0,2})(?: \([^()\n]{1,40}\))?:\s"
-)
 
 
 @dataclass(frozen=True)
@@ -501,12 +500,6 @@ def ngrams(toks: list[str], n: int) -> list[tuple[str, ...]]:
     return [tuple(toks[i : i + n]) for i in range(len(toks) - n + 1)]
 
 
-_ABBREV = re.compile(
-    r"(?:^|[\s(])(?:[A-Za-z]|Mr|Mrs|Ms|Dr|Prof|St|Jr|Sr|vs|etc|No|U\.S|U\.K|Jan|Feb|Aug|Sept|Oct|"
-    r"Nov|Dec|Inc|Ltd|Co|Gen|Sen|Rep|Gov|Bpk|Ibu|Sdr)\.$"
-)
-
-
 _HEADING = re.compile(
     r"^\s*(?:#{1,6}\s+.*|\*\*[^*\n]{1,60}\*\*:?|__[^_\n]{1,60}__:?|[^.!?\n]{1,40}:)\s*$"
 )
@@ -524,48 +517,6 @@ def strip_markup(text: str) -> str:
     lines = [ln for ln in text.splitlines() if not _HEADING.match(ln)]
     plain = _BULLET.sub(r"\1", "\n".join(lines))
     return _EMPHASIS.sub("", plain).strip() or text.strip()
-
-
-def split_sentences(text: str) -> list[tuple[str, int, int]]:
-    """Sentences with character offsets (verbatim spans of ``text``)."""
-    out: list[tuple[str, int, int]] = []
-    pos = 0
-    for m in _SENT_SPLIT.finditer(text):
-        if _ABBREV.search(text, 0, m.start()) and "\n" not in m.group(0):
-            continue  # "v. Stiviano", "Mr. Smith", "U.S. officials": not a sentence end
-        _add_span(text, pos, m.start(), out)
-        pos = m.end()
-    _add_span(text, pos, len(text), out)
-    return out
-
-
-def _add_span(text: str, a: int, b: int, out: list[tuple[str, int, int]]) -> None:
-    while a < b and text[a].isspace():
-        a += 1
-    while b > a and text[b - 1].isspace():
-        b -= 1
-    if b > a and any(c.isalnum() for c in text[a:b]):
-        out.append((text[a:b], a, b))
-
-
-def parse_turns(text: str) -> list[tuple[str, str, int, int]] | None:
-    """Parse "Speaker: text" turns; ``None`` when the text is not a dialogue."""
-    starts = list(_TURN_START.finditer(text))
-    if len(starts) < 3:
-        return None
-    turns: list[tuple[str, str, int, int]] = []
-    for i, m in enumerate(starts):
-        a = m.start(1)
-        b = starts[i + 1].start() if i + 1 < len(starts) else len(text)
-        seg = text[a:b].rstrip()
-        if seg.endswith(" ."):
-            seg = seg[:-2].rstrip()
-        turns.append((m.group(1), seg, a, a + len(seg)))
-    covered = sum(t[3] - t[2] for t in turns)
-    speakers = {t[0] for t in turns}
-    if covered < 0.6 * len(text.strip()) or len(speakers) > max(12, len(turns) // 2):
-        return None
-    return turns
 
 
 def _resolve(body: str, speaker: str, addressee: str) -> str:
@@ -596,10 +547,10 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
     turns = parse_turns(source)
     if turns is None:
         return [Unit(s, a, b, "", s) for s, a, b in split_sentences(source)], False
-    speakers = list(dict.fromkeys(t[0] for t in turns))
+    speakers = list(dict.fromkeys(t.speaker for t in turns))
     units: list[Unit] = []
-    for i, (spk, seg, a, b) in enumerate(turns):
-        body = seg[seg.index(":", len(spk)) + 1 :].strip()
+    for i, turn in enumerate(turns):
+        spk, body = turn.speaker, turn.body
         addressee = _vocative(body, [o for o in speakers if o != spk])
         if addressee:
             pass  # "Wulan, please prepare ...": the person named is the one addressed
@@ -607,10 +558,11 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
             addressee = speakers[1] if spk == speakers[0] else speakers[0]
         else:
             for j in list(range(i - 1, -1, -1)) + list(range(i + 1, len(turns))):
-                if turns[j][0] != spk:
-                    addressee = turns[j][0]
+                if turns[j].speaker != spk:
+                    addressee = turns[j].speaker
                     break
-        units.append(Unit(seg, a, b, spk, f"{spk}: {_resolve(body, spk, addressee)}"))
+        resolved = f"{spk}: {_resolve(body, spk, addressee)}"
+        units.append(Unit(turn.text, turn.start, turn.end, spk, resolved))
     return units, True
 
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from ..errors import DataError
+from ..text import parse_turn_line
 from .summary import not_blank
 
 __all__ = [
@@ -105,20 +105,31 @@ class SectionDefinition(BaseModel):
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-_SPEAKER = re.compile(r"^\s*([A-Za-z][\w .'-]{0,40}?)\s*:\s+(\S.*)$")
-
-
 def _turns_from_text(text: str) -> tuple[Turn, ...]:
-    """Each non-empty line is a turn; a leading "Speaker:" becomes its role."""
+    """Each non-empty line is a turn, split by `sumjudge.text.parse_turn_line`.
+
+    "Speaker: text" makes the speaker the turn's role; "Name (Role): text" gives the name
+    and the role; a leading timestamp ("[00:01:12]") is kept as the turn's timestamp. A line
+    without a speaker is a turn of role "text".
+    """
     turns = []
     for line in text.splitlines():
         if not line.strip():
             continue
-        match = _SPEAKER.match(line)
-        if match:
-            turns.append(Turn(role=match.group(1), text=match.group(2).strip()))
-        else:
+        parsed = parse_turn_line(line)
+        if parsed is None:
             turns.append(Turn(role="text", text=line.strip()))
+        elif parsed.role is None:
+            turns.append(Turn(role=parsed.speaker, text=parsed.text, timestamp=parsed.timestamp))
+        else:
+            turns.append(
+                Turn(
+                    role=parsed.role,
+                    text=parsed.text,
+                    name=parsed.speaker,
+                    timestamp=parsed.timestamp,
+                )
+            )
     return tuple(turns)
 
 
