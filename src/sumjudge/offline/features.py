@@ -12,12 +12,16 @@ import numpy as np
 
 from ..text import split_sentences
 from .embed import Embedder, FloatArray
-from .text import (
+from .lexicon import (
     AMBIGUOUS_DATE_ABBREVIATIONS,
+    BROKEN_END,
     DAYS,
     MONTHS,
+    MULTIPLIERS,
     NEGATIONS,
     NUMBER_WORDS,
+)
+from .text import (
     Unit,
     content,
     date_word,
@@ -234,41 +238,6 @@ def _embedding_importance(emb: FloatArray, dialogue: bool) -> FloatArray:
     return weights
 
 
-# function words a complete sentence does not end on (English and Indonesian)
-_BROKEN_END = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "of",
-        "to",
-        "and",
-        "or",
-        "but",
-        "with",
-        "for",
-        "in",
-        "on",
-        "at",
-        "by",
-        "from",
-        "yang",
-        "dan",
-        "atau",
-        "di",
-        "ke",
-        "dari",
-        "untuk",
-        "dengan",
-        "pada",
-        "oleh",
-        "karena",
-        "selama",
-        "sejak",
-    ]
-)
-
-
 def _broken_reason(sent: str) -> str:
     ws = words(sent)
     stripped = sent.strip()
@@ -276,7 +245,7 @@ def _broken_reason(sent: str) -> str:
         return "too short"
     if stripped[-1] not in ".!?\"'”’)":
         return "no closing punctuation"
-    if ws[-1] in _BROKEN_END:
+    if ws[-1] in BROKEN_END:
         return f'ends with "{ws[-1]}"'
     if stripped.count("(") != stripped.count(")"):
         return "unbalanced parentheses"
@@ -300,16 +269,11 @@ _CLAUSE = re.compile(
 )
 
 
-_MULTIPLIERS = frozenset(
-    ["hundred", "thousand", "million", "billion", "seratus", "seribu", "juta", "miliar"]
-)
-
-
 def _weak_number(v: str, info: SourceInfo) -> bool:
     """Number words that are poor evidence: "one", bare multipliers ("million" when the source
     writes "2M"), and in dialogues head-counts like "Two friends" (<= number of speakers)."""
     low = v.lower()
-    if low == "one" or low in _MULTIPLIERS:
+    if low == "one" or low in MULTIPLIERS:
         return True
     if low.isalpha() and info.dialogue:
         value = NUMBER_WORDS.get(low, "")
