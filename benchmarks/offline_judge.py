@@ -36,7 +36,7 @@ from sumjudge.meta.stats import group_kfold, roc_auc, summary_level  # noqa: E40
 from sumjudge.offline import OfflineScorer  # noqa: E402
 from sumjudge.offline.calibration import METRICS  # noqa: E402
 from sumjudge.offline.embed import embeddings_available  # noqa: E402
-from sumjudge.offline.features import Analysis  # noqa: E402
+from sumjudge.offline.records import Analysis  # noqa: E402
 
 DIALOGUE_SETS = ("faceval", "summedits-samsum")
 

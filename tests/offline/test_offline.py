@@ -8,7 +8,10 @@ import pytest
 from sumjudge.meta.stats import group_kfold
 from sumjudge.offline import OfflineScorer, OfflineVerdict, SentenceCheck
 from sumjudge.offline.calibration import fit_linear, load_models
-from sumjudge.offline.text import detect_language, names, numbers, source_units
+from sumjudge.offline.dialogue import source_units
+from sumjudge.offline.entities import names
+from sumjudge.offline.numbers import numbers
+from sumjudge.offline.text import detect_language
 from sumjudge.text import parse_turns, split_sentences
 
 METRICS = ("coherence", "consistency", "relevance", "fluency")

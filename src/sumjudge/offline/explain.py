@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from .features import SWAP_EVIDENCE, Analysis, SentenceInfo, shorten
+from .features import SWAP_EVIDENCE
+from .records import Analysis, SentenceInfo
+from .text import shorten
 
 UNSUPPORTED = 0.45  # combined support below this: "no supporting source passage"
 

@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from .calibration import METRICS, LinearModel, load_dialogue_model, load_models
 from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
-from .features import Analysis, SourceInfo, analyse, analyse_source, shorten
-from .text import detect_language
+from .features import analyse
+from .records import Analysis, SourceInfo
+from .source import analyse_source
+from .text import detect_language, shorten
 
 DEFAULT_METRICS: tuple[str, ...] = ("coherence", "consistency", "relevance", "fluency")
 

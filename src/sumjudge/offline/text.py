@@ -1,27 +1,20 @@
-"""Text utilities for the offline judge: tokens, dialogue units, numbers, names, language.
+"""Tokens for the offline judge: words, light stemming, content words, dates and language.
 
-Sentence splitting and transcript turns are shared with the rest of the package and live in
-`sumjudge.text`.
+Sentence splitting and transcript turns are plain-text concerns shared with the rest of the
+package and live in `sumjudge.text`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from ..text import parse_turns, split_sentences
 from .lexicon import (
     AMBIGUOUS_DATE_ABBREVIATIONS,
     DATE_ABBREVIATIONS,
     DAYS,
     EN_MARK,
-    FIRST_PERSON,
     ID_MARK,
     MONTHS,
-    NEGATIONS,
-    NUMBER_WORDS,
-    SCALES,
-    SECOND_PERSON,
     STOP,
 )
 
@@ -30,24 +23,11 @@ from .lexicon import (
 _CONTENT_ABBREVIATIONS = {
     k: v for k, v in DATE_ABBREVIATIONS.items() if k not in AMBIGUOUS_DATE_ABBREVIATIONS
 }
-
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|n't|'s", re.UNICODE)
-_NUM = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-@dataclass(frozen=True)
-class Unit:
-    """A source passage: a sentence, or a dialogue turn, with its verbatim span."""
-
-    text: str  # verbatim substring of the source
-    start: int
-    end: int
-    speaker: str  # "" for prose
-    resolved: str  # text with first/second person rewritten to speaker names (dialogues)
 
 
 def words(text: str) -> list[str]:
-    """Lower-cased word tokens."""
+    """Lower-cased word tokens, with curly apostrophes made straight."""
     return [w.replace("’", "'") for w in _WORD.findall(text.lower())]
 
 
@@ -67,8 +47,11 @@ def stem(w: str) -> str:
 
 
 def content(text: str) -> list[str]:
-    """Stemmed content tokens (stopwords and punctuation removed); unambiguous month and day
-    abbreviations count as the full name ("Oct" matches "October")."""
+    """Stemmed content tokens (stopwords and punctuation removed).
+
+    Unambiguous month and day abbreviations count as the full name ("Oct" matches
+    "October").
+    """
     return [
         stem(_CONTENT_ABBREVIATIONS.get(w, w))
         for w in words(text)
@@ -83,6 +66,7 @@ def date_word(w: str) -> str:
 
 
 def ngrams(toks: list[str], n: int) -> list[tuple[str, ...]]:
+    """The `n`-grams of a token list, in order."""
     return [tuple(toks[i : i + n]) for i in range(len(toks) - n + 1)]
 
 
@@ -105,112 +89,18 @@ def strip_markup(text: str) -> str:
     return _EMPHASIS.sub("", plain).strip() or text.strip()
 
 
-def _resolve(body: str, speaker: str, addressee: str) -> str:
-    def sub(m: re.Match[str]) -> str:
-        w = m.group(0).lower().replace("’", "'")
-        if w in FIRST_PERSON or w.split("'")[0] in {"i", "we"}:
-            return speaker
-        if addressee and (w in SECOND_PERSON or w.split("'")[0] == "you"):
-            return addressee
-        return m.group(0)
-
-    return re.sub(r"\b[A-Za-z]+(?:['’][a-z]+)?\b", sub, body)
-
-
-def _vocative(body: str, others: list[str]) -> str:
-    """The other speaker addressed by name in a turn ("Wulan, tolong ...", "Thanks, Tom."),
-    or "" when none or several are."""
-    found = [
-        o
-        for o in others
-        if re.search(rf"(?:^|[.!?]\s+|,\s*){re.escape(o.split()[0])}\s*[,.!?]", body)
-    ]
-    return found[0] if len(found) == 1 else ""
-
-
-def source_units(source: str) -> tuple[list[Unit], bool]:
-    """Split a source into units (turns for dialogues, sentences otherwise)."""
-    turns = parse_turns(source)
-    if turns is None:
-        return [Unit(s, a, b, "", s) for s, a, b in split_sentences(source)], False
-    speakers = list(dict.fromkeys(t.speaker for t in turns))
-    units: list[Unit] = []
-    for i, turn in enumerate(turns):
-        spk, body = turn.speaker, turn.body
-        addressee = _vocative(body, [o for o in speakers if o != spk])
-        if addressee:
-            pass  # "Wulan, please prepare ...": the person named is the one addressed
-        elif len(speakers) == 2:
-            addressee = speakers[1] if spk == speakers[0] else speakers[0]
-        else:
-            for j in list(range(i - 1, -1, -1)) + list(range(i + 1, len(turns))):
-                if turns[j].speaker != spk:
-                    addressee = turns[j].speaker
-                    break
-        resolved = f"{spk}: {_resolve(body, spk, addressee)}"
-        units.append(Unit(turn.text, turn.start, turn.end, spk, resolved))
-    return units, True
-
-
-_SCALED = re.compile(
-    r"(\d+(?:\.\d+)?)\s*(k|K|m|M|bn|B|thousand|million|billion|ribu|rb|juta|jt|miliar|milyar)\b"
-)
-
-
-def numbers(text: str) -> set[str]:
-    """Normalised numbers in the text (digits and number words).
-
-    A number with a scale word or suffix also counts as its full value, so "$110K",
-    "110 thousand" and "$110,000" (or "2 juta" and "2.000.000"-free "2000000") match.
-    """
-    out = {n.replace(",", "") for n in _NUM.findall(text)}
-    out |= {NUMBER_WORDS[w] for w in words(text) if w in NUMBER_WORDS}
-    for value, unit in _SCALED.findall(text):
-        full = float(value) * SCALES[unit.lower()]
-        if full.is_integer():
-            out.add(str(int(full)))
-    return {n.rstrip("0").rstrip(".") if "." in n else n for n in out}
-
-
-_NUM_WITH_SCALE = re.compile(
-    r"\d+(?:[.,]\d+)*(?:\s*(?:k|K|m|M|bn|B|thousand|million|billion|ribu|rb|juta|jt|miliar|"
-    r"milyar)\b)?"
-)
-
-
-def numbers_verbatim(text: str) -> list[str]:
-    """Numbers as written, with a scale suffix kept ("$110K" -> "110K", so that it matches
-    "$110,000" in the source)."""
-    found = [m.group(0) for m in _NUM_WITH_SCALE.finditer(text)]
-    found += [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in NUMBER_WORDS]
-    return found
-
-
-_CAP = re.compile(r"\b[A-Z][a-z]+(?:['’]s)?\b")
-_VERBISH = re.compile(r"\s+(?:and|or|is|was|will|has|had|wants|can|would|[a-z]+s)\b")
-
-
-def names(text: str, *, initial: bool = False) -> list[str]:
-    """Capitalised words that are likely names. The first word of the text counts only when
-    ``initial`` is set and it is possessive or followed by a verb-like word ("Judy asks")."""
-    out: list[str] = []
-    first = len(text) - len(text.lstrip())
-    for m in _CAP.finditer(text):
-        if m.start() == first:
-            possessive = m.group(0)[-2:] in ("'s", "’s")
-            if not initial or not (possessive or _VERBISH.match(text, m.end())):
-                continue
-        w = re.sub(r"['’]s$", "", m.group(0))
-        lw = w.lower()
-        if lw in STOP or lw in NEGATIONS or lw in NUMBER_WORDS or date_word(lw):
-            continue
-        out.append(w)
-    return out
-
-
 def detect_language(text: str) -> str:
-    """ "id" when Indonesian stopwords dominate English ones, else "en"."""
+    """Return "id" when Indonesian marker words outnumber English ones (at least 3), else "en"."""
     ws = words(text[:4000])
     id_hits = sum(1 for w in ws if w in ID_MARK)
     en_hits = sum(1 for w in ws if w in EN_MARK)
     return "id" if id_hits > en_hits and id_hits >= 3 else "en"
+
+
+def shorten(text: str, limit: int = 90) -> str:
+    """Whitespace collapsed and cut at a word boundary to about `limit` characters."""
+    text = re.sub(r"\s+", " ", text).strip()
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut + " ..."

@@ -1,0 +1,76 @@
+"""Problems of single summary sentences: broken sentences, weak clauses, unmatched negation."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from .lexicon import BROKEN_END, NEGATIONS
+from .records import SourceInfo
+from .text import content, words
+
+_CLAUSE = re.compile(
+    r",\s+|;\s+|\s+(?:and|but|because|so|while|which|who|after|before|although|dan|tetapi|"
+    r"karena|sehingga|yang)\s+"
+)
+
+
+def broken_reason(sent: str) -> str:
+    """Why a sentence looks broken (too short, unfinished, doubled words...), or ""."""
+    ws = words(sent)
+    stripped = sent.strip()
+    if len(ws) < 3:
+        return "too short"
+    if stripped[-1] not in ".!?\"'”’)":
+        return "no closing punctuation"
+    if ws[-1] in BROKEN_END:
+        return f'ends with "{ws[-1]}"'
+    if stripped.count("(") != stripped.count(")"):
+        return "unbalanced parentheses"
+    for a, b in itertools.pairwise(ws):
+        if a == b and a.isalpha():
+            return f'doubled word "{a} {b}"'
+    for k in (2, 3, 4):
+        for i in range(len(ws) - 2 * k + 1):
+            if ws[i : i + k] == ws[i + k : i + 2 * k]:
+                return f'repeated phrase "{" ".join(ws[i : i + k])}"'
+    return ""
+
+
+def clause_min(sent: str, window_content: Sequence[set[str]]) -> float:
+    """Lexical support of the sentence's least supported clause (of two or more content words).
+
+    A sentence that joins a supported clause to an invented one ("..., and he was fired")
+    has a high support on average; its weakest clause shows the invention. 1.0 when no
+    clause has two content words.
+    """
+    lowest = 1.0
+    for clause in _CLAUSE.split(sent):
+        cc = set(content(clause))
+        if len(cc) >= 2:
+            sup = max(len(cc & wc) / len(cc) for wc in window_content)
+            lowest = min(lowest, sup)
+    return lowest
+
+
+def unmatched_negation(
+    sent: str, has_content: bool, lex: npt.NDArray[np.float64], best: int, info: SourceInfo
+) -> str:
+    """The sentence's first negation word when no matching source passage is negated, else "".
+
+    A negation is matched by any passage that supports the sentence nearly as well as the
+    best one (`lex` holds the lexical support of every window): the best window alone is
+    often a neighbouring turn.
+    """
+    neg = [w for w in words(sent) if w in NEGATIONS]
+    if not neg:
+        return ""
+    close = np.flatnonzero(lex >= 0.8 * lex.max()) if has_content else [best]
+    spans = [info.windows[int(k)] for k in close] + [info.windows[best]]
+    if not any(any(info.neg_units[lo:hi]) for lo, hi in spans):
+        return neg[0]
+    return ""

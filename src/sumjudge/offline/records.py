@@ -1,0 +1,88 @@
+"""What the offline judge knows about a source, a summary sentence and a scored pair."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .embed import FloatArray
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A source passage: a sentence, or a dialogue turn, with its verbatim span."""
+
+    text: str  # verbatim substring of the source
+    start: int
+    end: int
+    speaker: str  # "" for prose
+    resolved: str  # text with first/second person rewritten to speaker names (dialogues)
+
+
+@dataclass
+class SourceInfo:
+    """Per-source analysis, computed once and shared by all summaries of that source."""
+
+    text: str
+    units: list[Unit]
+    dialogue: bool
+    windows: list[tuple[int, int]]
+    window_content: list[set[str]]
+    unit_content: list[set[str]]
+    vocab: set[str]
+    bigrams: set[tuple[str, ...]]
+    trigrams: set[tuple[str, ...]]
+    nums: set[str]
+    name_set: set[str]
+    neg_units: list[bool]
+    importance: list[float]
+    n_words: int
+    speakers: set[str]
+    tokens: list[str]
+    dates: set[str] = field(default_factory=set)  # full month/day names the source uses
+    keywords: list[tuple[str, int]] = field(default_factory=list)  # most repeated terms
+    emb_windows: FloatArray | None = None
+    emb_units: FloatArray | None = None
+    emb_weights: FloatArray | None = None  # importance of each unit for wcov, sums to 1
+
+
+@dataclass
+class SentenceInfo:
+    """One summary sentence: its support in the source and the evidence found against it."""
+
+    text: str
+    lex_support: float
+    emb_support: float | None
+    best_window: int
+    new_numbers: list[str] = field(default_factory=list)
+    new_names: list[str] = field(default_factory=list)
+    new_dates: list[str] = field(default_factory=list)
+    unmatched_negation: str = ""
+    broken: str = ""
+    local_novel: float = 0.0
+    clause_min: float = 1.0
+    swap_margin: float | None = None
+    swap_variant: str = ""
+
+    @property
+    def support(self) -> float:
+        """Lexical support, averaged with embedding support when there is one."""
+        if self.emb_support is None:
+            return self.lex_support
+        return 0.5 * self.lex_support + 0.5 * self.emb_support
+
+    @property
+    def fact_errors(self) -> int:
+        """Numbers, names and dates the sentence states that the source does not."""
+        return len(self.new_numbers) + len(self.new_names) + len(self.new_dates)
+
+
+@dataclass
+class Analysis:
+    """A summary analysed against its source: per-sentence results and summary features."""
+
+    source: SourceInfo
+    sentences: list[SentenceInfo]
+    features: dict[str, float]
+    repeated: list[tuple[str, str]]
+    omitted: list[str]
+    doubled_words: list[str]
