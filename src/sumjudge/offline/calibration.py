@@ -1,7 +1,7 @@
 """Linear calibration of features onto a continuous raw score and 1-3 bins.
 
-The fitted parameters live in ``params.json`` next to this module and are produced by
-``scripts/fit_offline.py`` from the SummEval dev rows only.
+The fitted parameters live in `params.json` next to this module and are produced by
+`scripts/fit_offline.py` from the SummEval dev rows only.
 """
 
 from __future__ import annotations
@@ -52,11 +52,13 @@ class LinearModel:
     cuts: tuple[float, float]
 
     def raw(self, feats: Mapping[str, float]) -> float:
+        """The continuous score of a feature dict (a missing feature counts as its mean)."""
         x = np.array([feats.get(f, m) for f, m in zip(self.features, self.mean, strict=True)])
         z = standardize(x, np.array(self.mean), np.array(self.std))
         return float(self.intercept + z @ np.array(self.weights))
 
     def bin(self, raw: float) -> int:
+        """The 1-3 score of a raw score."""
         return 1 if raw < self.cuts[0] else 2 if raw < self.cuts[1] else 3
 
     def contributions(self, feats: Mapping[str, float]) -> dict[str, float]:
@@ -67,6 +69,7 @@ class LinearModel:
         }
 
     def to_json(self) -> dict[str, Any]:
+        """The model as the JSON object stored in `params.json` (rounded to 6 decimals)."""
         return {
             "features": list(self.features),
             "mean": [round(v, 6) for v in self.mean],
@@ -78,6 +81,7 @@ class LinearModel:
 
     @staticmethod
     def from_json(d: Mapping[str, Any]) -> LinearModel:
+        """The model stored as `d` by `to_json`."""
         return LinearModel(
             tuple(d["features"]),
             tuple(float(v) for v in d["mean"]),
@@ -102,16 +106,30 @@ def fit_linear(
     signs: Mapping[str, int] | None = None,
     target: str = "value",
 ) -> LinearModel:
-    """Ridge regression on within-source-centred data (summary-level ranking is what matters),
+    """Fit a linear model of the features onto human scores.
+
+    Ridge regression on within-source-centred data (summary-level ranking is what matters),
     intercept refitted on the raw data, cut points matching the human 1-3 bin shares.
 
-    ``signs`` optionally constrains features to a sign (+1/-1); violating weights are zeroed and
-    the model refitted, so every signal stays monotone in its intended direction.
+    Args:
+        x: One row of features per summary, columns in the order of `features`.
+        y: The human score of each summary (SummEval 1-5 means).
+        groups: The source document of each summary.
+        features: The feature names.
+        alpha: The ridge penalty.
+        signs: Optionally constrains features to a sign (+1/-1); violating weights are zeroed
+            and the model refitted, so every signal stays monotone in its intended direction.
+        target: "value" fits the human values. "rank" fits each summary's rank among the
+            summaries of its source (scaled to 0-1) instead: the ranking is what summary-level
+            agreement measures, and ranks are not dominated by the few documents with a wide
+            spread of scores. The cut points still come from the human values.
 
-    ``target="rank"`` fits each summary's rank among the summaries of its source (scaled to
-    0-1) instead of the human value: the ranking is what summary-level agreement measures, and
-    ranks are not dominated by the few documents with a wide spread of scores. The cut points
-    still come from the human values."""
+    Returns:
+        The fitted model.
+
+    Raises:
+        ValueError: `target` is neither "value" nor "rank".
+    """
     human = y.astype(np.float64)
     if target == "rank":
         y = _within_group_rank(human, groups)
@@ -181,18 +199,22 @@ def _within_group_rank(y: npt.NDArray[np.float64], groups: Sequence[str]) -> Flo
 
 @lru_cache(maxsize=1)
 def load_params() -> dict[str, Any]:
+    """The shipped `params.json`, read once."""
     text = resources.files(__package__).joinpath("params.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 
 
 def load_models(mode: str) -> dict[str, LinearModel]:
-    """Fitted models for ``mode`` ("full" or "lexical"), one per metric."""
+    """Fitted models for `mode` ("full" or "lexical"), one per metric."""
     params = load_params()
     return {m: LinearModel.from_json(params["models"][mode][m]) for m in METRICS}
 
 
 def load_dialogue_model(mode: str) -> LinearModel:
-    """Consistency model for dialogue sources ("Speaker: text" turns): an untrained, equal-weight
-    average of standardised signals (standardisation constants are label-free)."""
+    """Consistency model for dialogue sources ("Speaker: text" turns).
+
+    It is an untrained, equal-weight average of standardised signals (the standardisation
+    constants are label-free).
+    """
     return LinearModel.from_json(load_params()["dialogue_consistency"][mode])

