@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sumjudge.autoeval.model import ConversationItem
 from sumjudge.text import find_turns, parse_turn_line, parse_turns, split_sentences
+from sumjudge.types import ConversationItem
 
 
 def test_sentences_are_verbatim_spans_and_skip_abbreviations() -> None:
