@@ -11,7 +11,6 @@ Example:
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from ..metrics.consistency import (
 from ..plan import MetricPlan
 from ..protocol import Judge
 from ..runner import describe_error
+from ..text import split_sentences
 from ..types import (
     AutoEvalResult,
     ConversationItem,
@@ -50,7 +50,6 @@ __all__ = ["AUTO_METRICS", "DEFAULT_MODEL", "AutoEvaluator", "AutoRecord"]
 DEFAULT_MODEL = "google/gemini-2.5-flash"
 AUTO_METRICS = ("accuracy", "adherence", "completeness")
 _ALL_METRICS = (*AUTO_METRICS, "consistency")
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+")
 _PLANNERS: dict[str, Callable[[ConversationContext], MetricPlan[Any]]] = {
     "accuracy": accuracy.plan,
     "adherence": adherence.plan,
@@ -206,7 +205,9 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
                 except ParseError:
                     known = None
                 if known is None:
-                    parts = [s.strip().rstrip(".") for s in _SENTENCE.split(d.instruction)]
+                    sentences = [s.text for s in split_sentences(d.instruction)]
+                    # "A; b; and c" asks for three things, as generation would find.
+                    parts = [c.strip().rstrip(".") for t in sentences for c in t.split(";")]
                     known = tuple(p for p in parts if p) or (d.instruction,)
                     self._guessed.add(d.name)
             self._estimated[key] = out[d.name] = known

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ..metrics import SUMMARY_METRICS
 from ..metrics.chunk_notes import notes_request, notes_text, read_notes
 from ..plan import Call, requests_of
+from ..text import split_sentences
 from ..tokens import CHARS_PER_TOKEN, estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult
 from .base import ItemRun, flatten
@@ -44,7 +45,6 @@ __all__ = [
 ]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_SENT = re.compile(r"(?<=[.!?])\s+|\n+")
 _STOPWORDS = (
     "a an the and or but of to in on at for with by from as is are was were be been it this "
     "that these those he she they we you i his her their our its not no do does did have has "
@@ -71,13 +71,10 @@ def _terms(text: str) -> list[str]:
 def split_chunks(text: str, max_tokens: int) -> list[Chunk]:
     """Consecutive chunks of at most ~`max_tokens` tokens, cut at line or sentence ends."""
     limit = max(200, int(max_tokens * CHARS_PER_TOKEN))
-    pieces: list[tuple[int, int]] = []
-    pos = 0
-    for m in _SENT.finditer(text):
-        pieces.append((pos, m.end()))
-        pos = m.end()
-    if pos < len(text):
-        pieces.append((pos, len(text)))
+    # Each piece runs from one sentence's start to the next one's, so the pieces cover
+    # the whole text (white space and stray punctuation included).
+    starts = [0, *[s.start for s in split_sentences(text)][1:]]
+    pieces = list(zip(starts, [*starts[1:], len(text)], strict=True)) if text else []
     spans: list[tuple[int, int]] = []
     for a, b in pieces:  # a sentence longer than the limit is cut at spaces
         while b - a > limit:
@@ -100,7 +97,7 @@ def split_chunks(text: str, max_tokens: int) -> list[Chunk]:
 
 def summary_claims(summary: str) -> list[str]:
     """The summary's sentences that hold at least one content word."""
-    return [s.strip() for s in _SENT.split(summary) if len(_terms(s)) > 0]
+    return [s.text for s in split_sentences(summary) if len(_terms(s.text)) > 0]
 
 
 def select_excerpts(claims: Sequence[str], chunks: Sequence[Chunk], budget: int) -> list[int]:

@@ -15,12 +15,12 @@ Source texts are not in result records; they come from the record itself when pr
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
 from ..meta._jsonl import json_lines
+from ..text import parse_turn_line
 from .views import Claim, ContentRow, ItemView, MetricView, RubricRow, SectionView, TurnView
 
 __all__ = ["build_items", "read_jsonl"]
@@ -38,7 +38,6 @@ SPEC_KEYS = frozenset(
 AUTO_METRICS = ("accuracy", "adherence", "completeness")
 _RECORD_KEYS = frozenset({"index", "id", "meta", "error", "summary", "human", "dataset",
                           "source_id", "system", "source", "input", "transcript"})  # fmt: skip
-_TURN_LINE = re.compile(r"^\s*([A-Za-z][\w .'-]{0,40}?)\s*:\s+(\S.*)$")  # as autoeval's
 
 
 def read_jsonl(path: str | PathLike[str]) -> list[dict[str, Any]]:
@@ -270,9 +269,9 @@ def _turns_from_text(text: str) -> list[TurnView]:
     for line in text.splitlines():
         if not line.strip():
             continue
-        match = _TURN_LINE.match(line)
-        if match:
-            turns.append(TurnView(len(turns) + 1, match.group(1), match.group(2).strip()))
+        parsed = parse_turn_line(line)
+        if parsed is not None:
+            turns.append(TurnView(len(turns) + 1, parsed.speaker, parsed.text))
         else:
             turns.append(TurnView(len(turns) + 1, "", line.strip()))
     return turns
