@@ -41,7 +41,9 @@ from ..types import (
     coerce_section,
     plan_sections,
 )
-from .base import EngineOptions, Evaluator, ItemRun, Stages, choose_metrics
+from .base import Evaluator
+from .execute import ItemRun, Stages
+from .options import EngineOptions, choose_metrics
 from .records import Record
 from .rubric_cache import RubricCache
 

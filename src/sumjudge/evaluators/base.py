@@ -10,22 +10,23 @@ how the metrics' results assemble into its result.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Generic, TypedDict, TypeVar
+from typing import Any, Generic, TypeVar
 
-from ..accounting import ItemLedger, RunSummary
+from ..accounting import RunSummary
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
 from ..judges._registry import get_judge
-from ..plan import Call, Judged, MetricPlan, requests_of
+from ..plan import requests_of
 from ..protocol import Judge, JudgeRequest
 from ..ratelimit import RateLimiter
 from ..runner import JudgeCaller, RetryPolicy, run_items
 from ..tokens import ContextFit, check_context
+from .execute import ItemRun, Stages, flatten
+from .options import EngineOptions, choose_metrics, open_cache
 from .records import Record, error_failure, item_failure, item_id
 
 __all__ = [
@@ -41,93 +42,6 @@ __all__ = [
 ItemT = TypeVar("ItemT")
 ResultT = TypeVar("ResultT")
 T = TypeVar("T")
-
-Stages = list[list[MetricPlan[Any]]]
-"""An item's plan: metric plans in stages; each stage runs once the previous finished."""
-
-
-class EngineOptions(TypedDict, total=False):
-    """The judge and engine arguments every evaluator takes (see `Evaluator`)."""
-
-    base_url: str | None
-    retry_policy: RetryPolicy | None
-    timeout: float
-    cache: ResponseCache | str | Path | bool | None
-    prices: ModelTable | Mapping[str, Any] | str | Path | None
-    price: Price | None
-    context_window: int | None
-    long_source: str
-
-
-def choose_metrics(
-    requested: Sequence[str] | None,
-    known: Sequence[str],
-    what: str,
-    default: Sequence[str] | None = None,
-) -> list[str]:
-    """The requested metric names (None: `default`, else all `known`), deduplicated.
-
-    Checked at construction, before anything is paid for; `what` names the argument in
-    the error ("enabled_metrics", "metrics").
-    """
-    fallback = known if default is None else default
-    names = list(dict.fromkeys(requested if requested is not None else fallback))
-    unknown = [m for m in names if m not in known]
-    if unknown:
-        raise ConfigError(f"unknown metric(s) {unknown}; choose from {', '.join(known)}")
-    if not names:
-        raise ConfigError(f"{what} must name at least one metric")
-    return names
-
-
-def open_cache(
-    cache: ResponseCache | str | Path | bool | None,
-) -> tuple[ResponseCache | None, bool]:
-    """(the cache, whether the evaluator owns it and must close it) for a `cache=` argument.
-
-    True: the default location; a path: a cache there; a `ResponseCache`: used as is (the
-    caller owns it); None/False: no cache.
-    """
-    owns = cache is True or isinstance(cache, (str, Path))
-    if cache is True:
-        cache = ResponseCache()
-    elif isinstance(cache, (str, Path)):
-        cache = ResponseCache(cache)
-    # (not `cache or None`: an empty ResponseCache has len() 0 and is falsy)
-    return (cache if isinstance(cache, ResponseCache) else None), owns
-
-
-@dataclass
-class ItemRun:
-    """What one item's calls share: the caller, the item's ledger and the run's limiter."""
-
-    caller: JudgeCaller
-    repair: bool
-    limiter: RateLimiter | None = None
-    ledger: ItemLedger = field(default_factory=ItemLedger)
-
-    async def ask(self, call: Call[T]) -> Judged[T]:
-        """Send one call of a plan through the runner, counted on this item."""
-        return await self.caller.ask(
-            call.request,
-            call.read,
-            repair=self.repair,
-            ledger=self.ledger,
-            limiter=self.limiter,
-        )
-
-    async def execute(self, stages: Stages) -> dict[str, Any]:
-        """Every metric's result of the plan, by metric name."""
-        results: dict[str, Any] = {}
-
-        async def one(plan: MetricPlan[Any]) -> Mapping[str, Any]:
-            judged = await asyncio.gather(*(self.ask(c) for c in plan.calls))
-            return plan.finish(judged)
-
-        for stage in stages:
-            for done in await asyncio.gather(*(one(p) for p in stage)):
-                results.update(done)
-        return results
 
 
 class _Unfit(Exception):
@@ -426,8 +340,3 @@ def _indexed(
             run.skipped += 1
             continue
         yield index, item
-
-
-def flatten(stages: Sequence[Sequence[MetricPlan[Any]]]) -> list[MetricPlan[Any]]:
-    """The plans of every stage, in order."""
-    return [p for stage in stages for p in stage]

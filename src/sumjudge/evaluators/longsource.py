@@ -30,7 +30,7 @@ from ..plan import Call, requests_of
 from ..text import split_sentences
 from ..tokens import CHARS_PER_TOKEN, estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult
-from .base import ItemRun, flatten
+from .execute import ItemRun, flatten
 
 if TYPE_CHECKING:
     from .summarization import SummarizationEvaluator

@@ -16,7 +16,9 @@ from ..protocol import Judge
 from ..rules import DEFAULT_RULE_BOOK, RuleBook, rate
 from ..tokens import estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult, coerce_item
-from .base import EngineOptions, Evaluator, ItemRun, Stages, choose_metrics
+from .base import Evaluator
+from .execute import ItemRun, Stages
+from .options import EngineOptions, choose_metrics
 from .records import Record
 
 __all__ = ["DEFAULT_MODEL", "BatchRecord", "SummarizationEvaluator", "SummaryResult"]

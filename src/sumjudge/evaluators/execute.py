@@ -1,0 +1,58 @@
+"""Executing one item's plan: its calls through the runner, counted on the item."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from ..accounting import ItemLedger
+from ..plan import Call, Judged, MetricPlan
+from ..ratelimit import RateLimiter
+from ..runner import JudgeCaller
+
+__all__ = ["ItemRun", "Stages", "flatten"]
+
+T = TypeVar("T")
+
+Stages = list[list[MetricPlan[Any]]]
+"""An item's plan: metric plans in stages; each stage runs once the previous finished."""
+
+
+@dataclass
+class ItemRun:
+    """What one item's calls share: the caller, the item's ledger and the run's limiter."""
+
+    caller: JudgeCaller
+    repair: bool
+    limiter: RateLimiter | None = None
+    ledger: ItemLedger = field(default_factory=ItemLedger)
+
+    async def ask(self, call: Call[T]) -> Judged[T]:
+        """Send one call of a plan through the runner, counted on this item."""
+        return await self.caller.ask(
+            call.request,
+            call.read,
+            repair=self.repair,
+            ledger=self.ledger,
+            limiter=self.limiter,
+        )
+
+    async def execute(self, stages: Stages) -> dict[str, Any]:
+        """Every metric's result of the plan, by metric name."""
+        results: dict[str, Any] = {}
+
+        async def one(plan: MetricPlan[Any]) -> Mapping[str, Any]:
+            judged = await asyncio.gather(*(self.ask(c) for c in plan.calls))
+            return plan.finish(judged)
+
+        for stage in stages:
+            for done in await asyncio.gather(*(one(p) for p in stage)):
+                results.update(done)
+        return results
+
+
+def flatten(stages: Sequence[Sequence[MetricPlan[Any]]]) -> list[MetricPlan[Any]]:
+    """The plans of every stage, in order."""
+    return [p for stage in stages for p in stage]
