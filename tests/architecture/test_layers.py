@@ -1,0 +1,95 @@
+"""The package's layering, checked from the source (lazy imports inside functions count).
+
+The units are the top-level modules and subpackages of `sumjudge` (`runner`, `metrics`,
+...). The data flows one way (item -> plan -> requests -> runner -> judge -> readers ->
+rules -> record); these tests fail when an import runs back up that chain.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import sumjudge
+
+PACKAGE = Path(sumjudge.__file__).parent
+# What the pure layers may not import: engine, backends, evaluators and the face.
+ENGINE = {"judges", "runner", "cache", "evaluators", "cli"}
+PURE = ("metrics", "protocol", "types", "errors", "rules", "plan", "text", "tokens")
+
+
+def _unit(path: Path) -> str:
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0].removesuffix(".py")
+
+
+def _imports(path: Path) -> set[str]:
+    """The sumjudge units a file imports, at any depth of its code."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = path.relative_to(PACKAGE).with_suffix("").parts
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "sumjudge" and len(parts) > 1:
+                    found.add(parts[1])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0:
+                parts = (node.module or "").split(".")
+                if parts[0] != "sumjudge":
+                    continue
+                target = parts[1:]
+            else:
+                package = list(here[:-1])
+                base = package[: len(package) - (node.level - 1)]
+                target = [*base, *((node.module or "").split(".") if node.module else [])]
+            if target:
+                found.add(target[0])
+            else:  # `from . import x` at the top: x is the unit
+                found.update(alias.name for alias in node.names)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        unit = _unit(path)
+        if unit == "__init__":
+            continue  # the public face re-exports everything
+        graph.setdefault(unit, set()).update(u for u in _imports(path) if u != unit)
+    return graph
+
+
+def test_pure_layers_import_no_engine_backend_evaluator_or_cli() -> None:
+    graph = _graph()
+    bad = {u: sorted(graph.get(u, set()) & ENGINE) for u in PURE}
+    assert {u: v for u, v in bad.items() if v} == {}
+
+
+def test_only_the_cli_imports_the_cli() -> None:
+    graph = _graph()
+    assert sorted(u for u, deps in graph.items() if "cli" in deps and u != "cli") == []
+
+
+def test_no_cycle_between_top_level_units() -> None:
+    graph = _graph()
+    cycles: list[list[str]] = []
+
+    def visit(node: str, path: list[str]) -> None:
+        for nxt in sorted(graph.get(node, set())):
+            if nxt in path:
+                cycles.append([*path[path.index(nxt) :], nxt])
+            elif nxt in graph and len(path) < 20:
+                visit(nxt, [*path, nxt])
+
+    for start in sorted(graph):
+        visit(start, [start])
+    assert cycles == []
+
+
+def test_the_graph_sees_relative_and_lazy_imports() -> None:
+    graph = _graph()
+    assert "runner" in graph["evaluators"]  # `from ..runner import` at module level
+    assert "offline" in graph["judges"]  # `from ..offline import` inside a function
+    assert "protocol" in graph["errors"]  # under `if TYPE_CHECKING:`
