@@ -91,8 +91,10 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
         price: the judge's price, overriding the table.
         context_window: the judge's context window in tokens, overriding the table; a
             conversation whose requests do not fit fails with the sizes (never truncated).
-        long_source: only "fail" for now: a transcript beyond the window fails with the
-            sizes. (The chunked strategy is not built for conversations yet.)
+        long_source: "fail" (default: a transcript beyond the window fails with the sizes)
+            or "chunked": accuracy, adherence and consistency are judged on the turns most
+            relevant to the summary, completeness on notes of every part of the transcript
+            (`evaluators/longsource.py`).
     """
 
     def __init__(
@@ -108,11 +110,6 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
         max_tokens: int = 4096,
         **engine: Unpack[EngineOptions],
     ) -> None:
-        if engine.get("long_source") == "chunked":
-            raise ConfigError(
-                "long_source='chunked' is not available for conversation summaries yet; "
-                "use a judge with a larger context window"
-            )
         self.metrics = choose_metrics(metrics, _ALL_METRICS, "metrics", AUTO_METRICS)
         self.sections = _load_sections(sections)
         self.language = explanation_language
@@ -230,28 +227,35 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
         return estimate
 
     # -- the plan and its assembly ------------------------------------------------------------
-    def context(self, item: ConversationItem, directives: Directives | None) -> ConversationContext:
-        """What the metric plans of `item` need."""
+    def context(
+        self,
+        item: ConversationItem,
+        directives: Directives | None,
+        transcript: str | None = None,
+    ) -> ConversationContext:
+        """What the metric plans of `item` need (`transcript`: shown instead of the turns)."""
         plans = tuple(plan_sections(item, self.sections))
         return ConversationContext(
             item=item,
             sections=plans,
-            prefix=data_block(item.turns, {p.name: p.text for p in plans}),
+            prefix=data_block(item.turns, {p.name: p.text for p in plans}, transcript),
             language=self.language,
             max_tokens=self.max_tokens,
             capabilities=self.capabilities,
             directives=directives or {},
+            transcript=transcript,
         )
+
+    def metric_plans(self, ctx: ConversationContext) -> list[MetricPlan[Any]]:
+        """The judged metrics' plans for one context (derived consistency has none)."""
+        return [_PLANNERS[m](ctx) for m in self.metrics if not self.is_derived(m)]
 
     def plan(self, item: ConversationItem, prepared: Any) -> Stages:
         """One plan per requested metric (consistency is derived when accuracy is asked)."""
-        ctx = self.context(item, prepared)
-        plans: list[MetricPlan[Any]] = [
-            _PLANNERS[m](ctx) for m in self.metrics if not self._derived(m)
-        ]
-        return [plans]
+        return [self.metric_plans(self.context(item, prepared))]
 
-    def _derived(self, metric: str) -> bool:
+    def is_derived(self, metric: str) -> bool:
+        """Whether `metric` is read off another metric's result (consistency from accuracy)."""
         return metric == "consistency" and "accuracy" in self.metrics
 
     def assemble(self, item: ConversationItem, results: dict[str, Any]) -> AutoEvalResult:
@@ -273,6 +277,14 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
             for m in self.metrics
         }
         return AutoEvalResult(metrics=failed, id=item.id)
+
+    async def judge_long(
+        self, item: ConversationItem, prepared: Any, window: int, run: ItemRun
+    ) -> tuple[AutoEvalResult, dict[str, Any]]:
+        """Judge a transcript beyond the window by parts (see `evaluators/longsource.py`)."""
+        from .longsource import judge_conversation_long
+
+        return await judge_conversation_long(self, item, prepared, window, run)
 
 
 def _load_sections(

@@ -167,6 +167,8 @@ class Evaluator(Generic[ItemT, ResultT]):
         if fit.fits:
             return self.assemble(item, await run.execute(stages)), None
         if self.long_source == "chunked" and fit.window:
+            if prepared is None:
+                prepared = await self.prepare(item, run)
             return await self.judge_long(item, prepared, fit.window, run)
         raise _Unfit(fit)
 

@@ -1,6 +1,5 @@
 """The chunked strategy for sources larger than the judge's window (`long_source="chunked"`).
 
-
 For a source that does not fit (opt-in: `long_source="chunked"`):
 - the source is split into chunks on line/sentence boundaries, none larger than a budget;
 - consistency, coherence and fluency are judged against excerpts: each summary claim
@@ -26,18 +25,28 @@ from typing import TYPE_CHECKING, Any
 
 from ..metrics import SUMMARY_METRICS
 from ..metrics.chunk_notes import notes_request, notes_text, read_notes
+from ..metrics.transcript import render_turn
 from ..plan import Call, requests_of
 from ..text import split_sentences
 from ..tokens import CHARS_PER_TOKEN, estimate_tokens
-from ..types import MetricResult, SummaryData, SummaryResult
+from ..types import (
+    AutoEvalResult,
+    ConversationItem,
+    MetricOutcome,
+    MetricResult,
+    SummaryData,
+    SummaryResult,
+)
 from .execute import ItemRun, flatten
 
 if TYPE_CHECKING:
+    from .auto import AutoEvaluator
     from .summarization import SummarizationEvaluator
 
 __all__ = [
     "Chunk",
     "excerpt_text",
+    "judge_conversation_long",
     "judge_summary_long",
     "select_excerpts",
     "split_chunks",
@@ -203,3 +212,109 @@ def _only(
     """The default-layout plans of `metrics`, judged against `source` in place of the item's."""
     o, caps = evaluator.options, evaluator.capabilities
     return [[SUMMARY_METRICS[m].plan(source, item.summary, o, caps) for m in metrics]]
+
+
+# --------------------------------------------------------------------------- conversations
+#
+# For a transcript that does not fit: each turn is a unit. Accuracy, adherence and
+# consistency are judged on the turns most relevant to the summary's claims (chosen as
+# for summaries, within the budget), shown under their numbers in the whole transcript
+# with "[...]" where turns are left out, so cited turn numbers keep their meaning and
+# quotes are still verified against the whole transcript. Completeness must see what the
+# whole transcript holds, so it is judged on key-point notes of every part.
+
+
+async def judge_conversation_long(
+    evaluator: AutoEvaluator,
+    item: ConversationItem,
+    prepared: Any,
+    window: int,
+    run: ItemRun,
+) -> tuple[AutoEvalResult, dict[str, Any]]:
+    """Judge a conversation by parts: relevant turns for most metrics, notes for completeness."""
+    lines = [render_turn(n, t) for n, t in enumerate(item.turns, 1)]
+    bare = evaluator.context(item, prepared, transcript=".")
+    fixed = max(
+        (estimate_tokens(r.prompt_text()) for r in requests_of(evaluator.metric_plans(bare))),
+        default=0,
+    )
+    budget = max(300, window - fixed - evaluator.max_tokens - 200)
+    units = [Chunk(i, 0, len(line), line) for i, line in enumerate(lines)]
+    summary = "\n".join(t for t in item.sections.values() if t.strip())
+    selected = select_excerpts(summary_claims(summary), units, budget)
+    excerpt = _turn_excerpt(lines, selected)
+    wanted = [m for m in evaluator.metrics if not evaluator.is_derived(m)]
+    results: dict[str, Any] = {}
+    on_excerpt = [m for m in wanted if m != "completeness"]
+    if on_excerpt:
+        ctx = evaluator.context(item, prepared, transcript=excerpt)
+        plans = [p for p in evaluator.metric_plans(ctx) if p.metric in on_excerpt]
+        results.update(await run.execute([plans]))
+    notes_calls, parts = 0, _parts(lines, min(budget // 2, 8000))
+    if "completeness" in wanted:
+        language = evaluator.language
+        calls = [
+            Call(notes_request(i, text, len(parts), language), read_notes)
+            for i, text in enumerate(parts)
+        ]
+        notes = await asyncio.gather(*(run.ask(c) for c in calls))
+        notes_calls = len(notes)
+        failed = next((n for n in notes if n.value is None), None)
+        if failed is not None:
+            version = evaluator.metric_versions["completeness"]
+            error = f"chunk notes failed: {failed.error}"
+            results["completeness"] = MetricOutcome("completeness", version, error=error)
+        else:
+            digest = notes_text([n.value or [] for n in notes])
+            ctx = evaluator.context(item, prepared, transcript=digest)
+            plans = [p for p in evaluator.metric_plans(ctx) if p.metric == "completeness"]
+            results.update(await run.execute([plans]))
+    total = sum(len(line) for line in lines) or 1
+    seen = round(sum(len(lines[i]) for i in selected) / total, 4)
+    context = {
+        "strategy": "chunked",
+        "context_window": window,
+        "chunks": len(parts),
+        "excerpt_turns": [i + 1 for i in selected],
+        "source_seen_fraction": {m: 1.0 if m == "completeness" else seen for m in wanted},
+        "note": "accuracy, adherence and consistency judged on the turns most relevant to the "
+        "summary's claims (numbered as in the whole transcript); completeness judged on "
+        "key-point notes of every part",
+        "notes_calls": notes_calls,
+    }
+    return evaluator.assemble(item, results), context
+
+
+def _turn_excerpt(lines: Sequence[str], selected: Sequence[int]) -> str:
+    """The selected turn lines, with "[...]" wherever turns are left out."""
+    head = (
+        f"[Excerpt of a transcript too long to show whole: {len(selected)} of {len(lines)} "
+        "turns, chosen as the most relevant to the summary's claims, under their numbers in "
+        "the whole transcript. [...] marks turns left out.]"
+    )
+    out, last = [head], -1
+    for i in selected:
+        if i != last + 1:
+            out.append("[...]")
+        out.append(lines[i])
+        last = i
+    if last != len(lines) - 1:
+        out.append("[...]")
+    return "\n".join(out)
+
+
+def _parts(lines: Sequence[str], max_tokens: int) -> list[str]:
+    """Consecutive groups of whole turn lines of at most ~`max_tokens` tokens each."""
+    limit = max(200, int(max_tokens * CHARS_PER_TOKEN))
+    parts: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in lines:
+        if current and size + len(line) > limit:
+            parts.append("\n".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += len(line) + 1
+    if current:
+        parts.append("\n".join(current))
+    return parts

@@ -56,11 +56,17 @@ def system_message(language: str | None) -> str:
     return _SYSTEM + language_instruction(language)
 
 
-def data_block(turns: Sequence[Turn], sections: Mapping[str, str]) -> str:
-    """The delimited transcript and summary, identical for every metric of one item."""
+def data_block(
+    turns: Sequence[Turn], sections: Mapping[str, str], transcript: str | None = None
+) -> str:
+    """The delimited transcript and summary, identical for every metric of one item.
+
+    `transcript` replaces the rendered turns (the long-source strategy's excerpt or notes).
+    """
+    shown = render_transcript(turns) if transcript is None else transcript
     return (
         "<transcript>\n"
-        + neutralize(render_transcript(turns))
+        + neutralize(shown)
         + "\n</transcript>\n\n<summary>\n"
         + neutralize(render_sections(sections))
         + "\n</summary>\n\n"
@@ -120,6 +126,8 @@ class ConversationContext:
         capabilities: what the judge can do (parts it declines become N/A with its reason).
         directives: rubric directives per definition name, or the text of why they could
             not be generated.
+        transcript: what the judge is shown in place of the whole transcript (None: the
+            whole transcript); quotes and turn numbers are still checked against `item`.
     """
 
     item: ConversationItem
@@ -129,6 +137,12 @@ class ConversationContext:
     max_tokens: int
     capabilities: Capabilities
     directives: Mapping[str, tuple[str, ...] | str] = field(default_factory=dict)
+    transcript: str | None = None
+
+    @property
+    def rendered_transcript(self) -> str:
+        """The transcript as the judge sees it (whole, or the long-source strategy's part)."""
+        return render_transcript(self.turns) if self.transcript is None else self.transcript
 
     @property
     def turns(self) -> tuple[Turn, ...]:

@@ -20,7 +20,7 @@ from ..plan import MetricPlan
 from ..types import AccuracyPoint, MetricResult
 from ._base import JudgeOptions, ScoreMetric, score_plan
 from ._conversation import ConversationContext
-from .transcript import render_sections, render_transcript
+from .transcript import render_sections
 
 __all__ = [
     "CONSISTENCY",
@@ -67,7 +67,7 @@ def conversation_plan(ctx: ConversationContext) -> MetricPlan[MetricResult]:
     """Consistency of a conversation summary, judged on its own (accuracy not requested)."""
     options = JudgeOptions(language=ctx.language, logprobs=False)
     request = CONSISTENCY.build_request(
-        render_transcript(ctx.turns),
+        ctx.rendered_transcript,
         render_sections(ctx.item.sections),
         language=ctx.language,
         logprobs=False,

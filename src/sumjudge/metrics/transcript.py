@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from ..types import Turn
 
-__all__ = ["normalize", "render_sections", "render_transcript", "verify_quote"]
+__all__ = ["normalize", "render_sections", "render_transcript", "render_turn", "verify_quote"]
 
 _SPACE = re.compile(r"\s+")
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…|\[\.\.\.\])\s*")
@@ -32,9 +32,12 @@ def _label(turn: Turn) -> str:
 
 def render_transcript(turns: Sequence[Turn]) -> str:
     """One line per turn, numbered from 1: `[1] agent (Devon, 00:00:03): Hello.`"""
-    return "\n".join(
-        f"[{n}] {_label(t)}: {_SPACE.sub(' ', t.text).strip()}" for n, t in enumerate(turns, 1)
-    )
+    return "\n".join(render_turn(n, t) for n, t in enumerate(turns, 1))
+
+
+def render_turn(number: int, turn: Turn) -> str:
+    """One turn's line, under its number in the whole transcript."""
+    return f"[{number}] {_label(turn)}: {_SPACE.sub(' ', turn.text).strip()}"
 
 
 def render_sections(sections: Mapping[str, str]) -> str:
