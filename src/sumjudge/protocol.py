@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import asdict, astuple, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Protocol, runtime_checkable
 
 __all__ = [
@@ -108,17 +108,25 @@ class Usage:
     cache_write_tokens: int = 0
 
     def __add__(self, other: Usage) -> Usage:
-        mine, theirs = astuple(self), astuple(other)
-        return Usage(*(a + b for a, b in zip(mine, theirs, strict=True)))
+        # Spelled out, not via dataclasses.astuple: this runs for every call (hot path).
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.cached_prompt_tokens + other.cached_prompt_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
+        )
 
     def to_dict(self) -> dict[str, int]:
         """The counts by field name (results and the cache store this)."""
-        return asdict(self)
+        return {name: getattr(self, name) for name in _USAGE_FIELDS}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Usage:
         """From `to_dict`'s form; missing counts are 0."""
-        return cls(*(int(data.get(f.name, 0)) for f in fields(cls)))
+        return cls(*(int(data.get(name, 0)) for name in _USAGE_FIELDS))
+
+
+_USAGE_FIELDS = tuple(f.name for f in fields(Usage))
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import ConfigError, RequestError
@@ -81,47 +80,53 @@ class OfflineJudge:
             cacheable=False,
             logprobs=False,
         )
-        # One analysis per (source, summary) serves every metric of the item.
+        # One analysis per (source, summary) serves every metric of the item: the first
+        # request computes it in a worker thread, the item's other metrics wait for it and
+        # then score on the event loop (a verdict from an analysis is cheap).
         self._analyses: OrderedDict[tuple[str, str], Any] = OrderedDict()
-        self._lock = threading.Lock()
+        self._pending: dict[tuple[str, str], asyncio.Future[Any]] = {}
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
-        """Judge one request from its subject; runs in a worker thread (CPU-bound)."""
+        """Judge one request from its subject (CPU-bound work runs in a worker thread)."""
         subject = request.subject
         if subject is None:
             raise RequestError(f"the offline judge needs the request's subject ({request.task})")
-        parsed = await asyncio.to_thread(self._answer, request.task, dict(subject))
+        base = request.task.split("@", 1)[0]
+        language = subject.get("language")
+        parsed: dict[str, Any]
+        if base == accuracy.NAME:
+            points = await asyncio.to_thread(
+                offline_points,
+                self._scorer,
+                subject["turns"],
+                subject["sections"],
+                language=language,
+            )
+            parsed = {"decomposition": points}
+        elif base == "single_call":
+            parsed = {m: await self._verdict(m, subject, language) for m in subject["metrics"]}
+        elif base in SUMMARY_METRICS:
+            parsed = await self._verdict(base, subject, language)
+        else:
+            raise RequestError(f"the offline judge cannot judge {request.task}")
         return JudgeResponse(
             text=json.dumps(parsed, ensure_ascii=False), parsed=parsed, model=self.name
         )
 
-    def _answer(self, task: str, subject: dict[str, Any]) -> dict[str, Any]:
-        base = task.split("@", 1)[0]
-        language = subject.get("language")
-        if base == accuracy.NAME:
-            points = offline_points(
-                self._scorer, subject["turns"], subject["sections"], language=language
-            )
-            return {"decomposition": points}
-        if base == "single_call":
-            return {m: self._verdict(m, subject, language) for m in subject["metrics"]}
-        if base in SUMMARY_METRICS:
-            return self._verdict(base, subject, language)
-        raise RequestError(f"the offline judge cannot judge {task}")
-
-    def _verdict(
-        self, metric: str, subject: dict[str, Any], language: str | None
+    async def _verdict(
+        self, metric: str, subject: Mapping[str, Any], language: str | None
     ) -> dict[str, Any]:
         source, summary = subject["source"], subject["summary"]
-        verdicts = getattr(self._scorer, "verdicts", None)
-        if verdicts is None:  # a scorer without separate analysis (tests' fakes)
-            v = self._scorer.score(source, summary, [metric], language=language)[metric]
+        if not hasattr(self._scorer, "verdicts"):  # a scorer without separate analysis (fakes)
+            scored = await asyncio.to_thread(
+                self._scorer.score, source, summary, [metric], language=language
+            )
+            v = scored[metric]
         else:
             from ..offline.scorer import _language
 
-            v = verdicts(self._analysis(source, summary), [metric], _language(language, source))[
-                metric
-            ]
+            analysis = await self._analysis(source, summary)
+            v = self._scorer.verdicts(analysis, [metric], _language(language, source))[metric]
         return {
             "explanation": v.explanation,
             "score": v.score,
@@ -129,18 +134,30 @@ class OfflineJudge:
             "raw": float(v.raw),
         }
 
-    def _analysis(self, source: str, summary: str) -> Any:
+    async def _analysis(self, source: str, summary: str) -> Any:
         key = (source, summary)
-        with self._lock:
-            found = self._analyses.get(key)
-            if found is not None:
-                self._analyses.move_to_end(key)
-                return found
-            found = self._scorer.analyse(source, summary)
-            self._analyses[key] = found
-            while len(self._analyses) > 32:
-                self._analyses.popitem(last=False)
+        found = self._analyses.get(key)
+        if found is not None:
+            self._analyses.move_to_end(key)
             return found
+        pending = self._pending.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending[key] = future
+        try:
+            found = await asyncio.to_thread(self._scorer.analyse, source, summary)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters may not exist
+            raise
+        finally:
+            del self._pending[key]
+        future.set_result(found)
+        self._analyses[key] = found
+        while len(self._analyses) > 64:
+            self._analyses.popitem(last=False)
+        return found
 
     async def aclose(self) -> None:
         """Nothing to release."""
