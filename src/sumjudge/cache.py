@@ -1,4 +1,4 @@
-"""Content-addressed cache of judge responses, in SQLite, with JSON values (never pickle).
+r"""Content-addressed cache of judge responses, in SQLite, with JSON values (never pickle).
 
 The key is a SHA-256 over the judge's identity (provider/model, plus the base URL of a
 custom server) and the request's fingerprint, which covers the messages, the task
@@ -12,7 +12,7 @@ timeout, so several processes (or a process and its threads) can read and write 
 
 Location: `$SUMJUDGE_CACHE_DIR/responses.sqlite3`, else the platform's user cache directory
 (`$XDG_CACHE_HOME/sumjudge` or `~/.cache/sumjudge` on Linux, `~/Library/Caches/sumjudge` on
-macOS, `%LOCALAPPDATA%\\sumjudge\\Cache` on Windows).
+macOS, `%LOCALAPPDATA%\sumjudge\Cache` on Windows).
 """
 
 from __future__ import annotations
@@ -161,6 +161,7 @@ class ResponseCache:
             ]
 
     def close(self) -> None:
+        """Close the database; the cache cannot be used afterwards."""
         with self._lock:
             self._db.close()
 

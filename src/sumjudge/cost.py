@@ -80,6 +80,8 @@ class Price:
 
 @dataclass(frozen=True)
 class ModelInfo:
+    """What the model table knows of one model; None where it does not know."""
+
     price: Price | None = None
     context_window: int | None = None
 
@@ -143,6 +145,7 @@ class ModelTable:
         return self._rows[max(candidates, key=lambda k: len(k.rpartition("/")[2]))]
 
     def info(self, name: str) -> ModelInfo:
+        """The price and context window of `name` (exact entry, else longest base name)."""
         row = self._row(name)
         if row is None:
             return ModelInfo()
@@ -160,9 +163,11 @@ class ModelTable:
         return ModelInfo(price=price, context_window=None if window is None else int(window))
 
     def price(self, name: str) -> Price | None:
+        """The price of `name`, or None if the table has none."""
         return self.info(name).price
 
     def context_window(self, name: str) -> int | None:
+        """The context window of `name` in tokens, or None if the table has none."""
         return self.info(name).context_window
 
 
@@ -186,6 +191,7 @@ class CostEstimate:
     notes: list[str] = field(default_factory=list)
 
     def add_item(self, requests: list[JudgeRequest], already_cached: list[bool]) -> None:
+        """Count one item's `requests`; those `already_cached` in the response cache are free."""
         self.items += 1
         prefix = estimate_tokens(_common_prefix(requests)) if len(requests) > 1 else 0
         first_sent = False
@@ -212,6 +218,11 @@ class CostEstimate:
             self.completion_tokens += min(request.max_tokens, ASSUMED_COMPLETION_TOKENS)
 
     def cost(self, *, prompt_caching: bool) -> float | None:
+        """The estimated cost in USD, or None without a price.
+
+        Args:
+            prompt_caching: bill the cacheable shared prefixes at the cached input rate.
+        """
         if self.price is None:
             return None
         cached = self.cacheable_prompt_tokens if prompt_caching else 0
@@ -224,6 +235,7 @@ class CostEstimate:
         )
 
     def to_dict(self) -> dict[str, Any]:
+        """The estimate as JSON: counts, tokens, cost with and without prompt caching, method."""
         return {
             "items": self.items,
             "invalid_items": self.invalid_items,
@@ -241,6 +253,7 @@ class CostEstimate:
         }
 
     def lines(self) -> list[str]:
+        """The estimate as lines of text for the terminal."""
         d = self.to_dict()
         lines = [
             f"dry run: {self.items} item(s) ({self.invalid_items} invalid), "

@@ -41,10 +41,12 @@ class Message:
 
     @property
     def content(self) -> str:
+        """The message text: its parts joined."""
         return "".join(self.parts)
 
     @classmethod
     def of(cls, role: str, content: str) -> Message:
+        """A message of one part."""
         return cls(role=role, parts=(content,))
 
 
@@ -179,6 +181,7 @@ class JudgeResponse:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> JudgeResponse:
+        """Rebuild a response from its `to_dict` form; missing optional fields take defaults."""
         lp = data.get("logprobs")
         return cls(
             text=data["text"],

@@ -53,6 +53,7 @@ class TokenBucket:
         return 0.0 if self.level >= need else (need - self.level) / self.rate
 
     def take(self, amount: float) -> None:
+        """Take `amount` now; the level may go below zero, a debt that refilling repays."""
         self._refill()
         self.level -= amount
 
@@ -104,6 +105,7 @@ class RateLimiter:
 
     @property
     def active(self) -> bool:
+        """Whether any limit is set (requests or tokens)."""
         return self.requests is not None or self.tokens is not None
 
     def pause(self, seconds: float) -> None:

@@ -46,6 +46,7 @@ class RuleBook:
 
     @classmethod
     def default(cls) -> RuleBook:
+        """The specification's book (`DEFAULT_RULE_BOOK`)."""
         return DEFAULT_RULE_BOOK
 
     @classmethod
@@ -76,6 +77,7 @@ class RuleBook:
         return cls.from_dict(data)
 
     def threshold(self, metric: str) -> Threshold:
+        """The thresholds of `metric`; raises `ConfigError` if the book has none."""
         try:
             return self.thresholds[metric]
         except KeyError as exc:
@@ -105,7 +107,7 @@ class Rating:
 
 
 def normalize(score: int, scale_max: int = 3) -> float:
-    """score / scale_max rounded half-up to 2 decimals (2 -> 0.67, 3 -> 1.0)."""
+    """`score / scale_max` rounded half-up to 2 decimals (2 -> 0.67, 3 -> 1.0)."""
     return _round2(Decimal(score) / Decimal(scale_max))
 
 

@@ -31,6 +31,7 @@ class DatasetSummary:
         self._section: dict[str, dict[str, list[float]]] = {}
 
     def add(self, record: AutoRecord) -> None:
+        """Count one record: its metric and section scores, or why it has no result."""
         self.items += 1
         if record.result is None:
             if record.status == "not_run":
@@ -54,11 +55,13 @@ class DatasetSummary:
                         per.setdefault(section, []).append(outcome.score)
 
     def extend(self, records: Iterable[AutoRecord]) -> DatasetSummary:
+        """Add every record of `records`; returns `self`, for chaining."""
         for r in records:
             self.add(r)
         return self
 
     def to_dict(self) -> dict[str, Any]:
+        """The counts and averages as JSON: item counts, then per metric and per section."""
         metrics: dict[str, Any] = {}
         for name, values in self._metric.items():
             metrics[name] = {

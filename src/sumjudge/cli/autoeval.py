@@ -38,6 +38,7 @@ prints averages per metric and per section to stderr."""
 
 
 def add_parser(sub: Any) -> None:
+    """Add the `autoeval` subcommand and its flags to the subparsers `sub`."""
     p = sub.add_parser("autoeval", help=_HELP, description=_DESCRIPTION)
     p.add_argument(
         "file", nargs="?", help="JSONL, CSV or Parquet with transcript and summary per row"
@@ -120,4 +121,5 @@ def _write_report(args: argparse.Namespace, judge: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run `sumjudge autoeval` with the parsed `args`; returns the exit code."""
     return asyncio.run(_run(args))

@@ -22,6 +22,7 @@ __all__ = ["add_parser", "run"]
 
 
 def add_parser(sub: Any) -> None:
+    """Add the `evaluate` subcommand and its flags to the subparsers `sub`."""
     p = sub.add_parser(
         "evaluate",
         help="judge summaries against their sources",
@@ -126,4 +127,5 @@ def _write_report(args: argparse.Namespace, judge: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run `sumjudge evaluate` with the parsed `args`; returns the exit code."""
     return asyncio.run(_run(args))

@@ -16,6 +16,7 @@ __all__ = ["build_parser", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `sumjudge` argument parser, with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="sumjudge", description="Judge AI-written summaries against their source."
     )
@@ -30,6 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `sumjudge` command on `argv` (default: `sys.argv[1:]`); returns the exit code.
+
+    A `SumjudgeError` is printed as one line (re-raised with `--debug`) and gives
+    `EXIT_CONFIG`; an interrupt gives 130 and a closed output pipe 141, as in a shell.
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

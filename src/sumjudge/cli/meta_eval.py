@@ -25,6 +25,7 @@ labels; bootstrap 95% intervals resampling source documents."""
 
 
 def add_parser(sub: Any) -> None:
+    """Add the `meta-eval` subcommand and its flags to the subparsers `sub`."""
     p = sub.add_parser("meta-eval", help=_HELP, description=_DESCRIPTION)
     p.add_argument("file", help="JSONL of human-judged rows (e.g. the dev set)")
     p.add_argument("--model", help="provider/model or 'local' (default: see docs)")
@@ -97,6 +98,7 @@ async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run `sumjudge meta-eval`: print the judge card's table, write the requested files."""
     from ..meta.card import format_table
 
     path = Path(args.file)

@@ -20,6 +20,7 @@ provenance."""
 
 
 def add_parser(sub: Any) -> None:
+    """Add the `report` subcommand and its flags to the subparsers `sub`."""
     p = sub.add_parser("report", help=_HELP, description=_DESCRIPTION)
     p.add_argument("results", help="results JSONL")
     p.add_argument("-o", "--output", default="report.html", help="HTML file to write")
@@ -33,6 +34,7 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Write the HTML report; returns the exit code (`EXIT_CONFIG` for unreadable input)."""
     from ..report import write_report
 
     for name in ("results", "card", "inputs"):

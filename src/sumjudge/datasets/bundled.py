@@ -29,6 +29,7 @@ class BundledDataset:
         return _read_jsonl(self.filename)
 
     def load(self) -> list[SummaryData]:
+        """The rows as `SummaryData` items (input, summary and id only)."""
         return [
             SummaryData(input=r["input"], summary=r["summary"], id=r.get("id")) for r in self.rows()
         ]

@@ -130,9 +130,11 @@ class ConversationDataset:
         return [json.loads(line) for line in self._text(self.filename).splitlines() if line.strip()]
 
     def load(self) -> list[ConversationItem]:
+        """The rows as validated `ConversationItem`s."""
         return [coerce_conversation(r, i) for i, r in enumerate(self.rows())]
 
     def sections(self) -> list[SectionDefinition]:
+        """The section definitions that go with the conversations."""
         return parse_sections(yaml.safe_load(self._text(self.sections_filename)))
 
 

@@ -100,6 +100,10 @@ def read_summary_rows(
 def record_to_item(
     record: dict[str, Any], index: int, input_column: str, summary_column: str, id_column: str
 ) -> SummaryData | DataError:
+    """The `SummaryData` of a file row, or a `DataError` naming the row and the bad column.
+
+    NaN cells (as pandas gives for blanks) count as missing; an empty id becomes None.
+    """
     values: dict[str, str] = {}
     for column, target in ((input_column, "input"), (summary_column, "summary")):
         value = record.get(column)

@@ -16,13 +16,21 @@ class ItemResult(Protocol):
     """What a record needs of an evaluator's result (`SummaryResult`, `AutoEvalResult`)."""
 
     @property
-    def metrics(self) -> Mapping[str, Any]: ...
+    def metrics(self) -> Mapping[str, Any]:
+        """Each metric's result (with its `error`, if any), by metric name."""
+        ...
 
-    def record_body(self) -> dict[str, Any]: ...
+    def record_body(self) -> dict[str, Any]:
+        """What the record's JSON shows of the result."""
+        ...
 
-    def record_meta(self) -> dict[str, Any]: ...
+    def record_meta(self) -> dict[str, Any]:
+        """The result's own entries in the record's `meta`."""
+        ...
 
-    def flat_columns(self) -> dict[str, Any]: ...
+    def flat_columns(self) -> dict[str, Any]:
+        """The result as one flat row (for DataFrames and CSV)."""
+        ...
 
 
 def item_failure(kind: str, reason: str) -> dict[str, Any]:
@@ -78,7 +86,7 @@ class Record:
 
     @property
     def status(self) -> str:
-        """ "ok", "failed", "invalid" or "not_run"."""
+        """The record's status: "ok", "failed", "invalid" or "not_run"."""
         if self.error is not None:
             return "invalid"
         if self.failure is not None:

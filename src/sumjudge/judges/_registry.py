@@ -83,8 +83,13 @@ def get_judge(
     base_url: str | None = None,
     timeout: float = 120.0,
 ) -> Judge:
-    """Build the judge for a "provider/model" name or "local" / "local-lexical" (the offline
-    judge), or return a Judge object unchanged."""
+    """Build the judge for a model name, or return a `Judge` object unchanged.
+
+    The name is "provider/model", or "local" / "local-lexical" for the offline judge.
+
+    Raises:
+        ConfigError: the name is not of that form, or names an unknown provider.
+    """
     if not isinstance(model, str):
         return model
     if model in _LOCAL:

@@ -86,6 +86,15 @@ class ScriptedJudge:
         return self.name
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Record `request` and answer it with the next script item for its task.
+
+        The queue is the one whose key is the longest prefix of the task, else "*"; an
+        empty queue falls back to the responder. An exception item is raised; any other
+        becomes a reply, with rough token counts (4 characters per token).
+
+        Raises:
+            ScriptExhaustedError: no script item is left and there is no responder.
+        """
         self.requests.append(request)
         queue = self._queue_for(request.task)
         if queue:
@@ -114,4 +123,5 @@ class ScriptedJudge:
         )
 
     async def aclose(self) -> None:
+        """Do nothing: a scripted judge holds no network resources."""
         return None

@@ -18,8 +18,11 @@ _DECODER = json.JSONDecoder(strict=False)
 
 
 def extract_json(text: str) -> Any:
-    """The reply's JSON value: the whole text, else the last fenced block, else the last
-    top-level JSON object found in the text. Raises ParseError when there is none."""
+    """The reply's JSON value; raises `ParseError` when there is none.
+
+    Tried in turn: the whole text, the last fenced block, the last top-level JSON object
+    found in the text.
+    """
     stripped = text.strip()
     if not stripped:
         raise ParseError("the reply is empty", raw=text)

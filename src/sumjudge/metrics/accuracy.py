@@ -123,8 +123,10 @@ def accuracy_request(
 
 
 def _section_of(raw: Any, names: Sequence[str]) -> tuple[str, bool]:
-    """The real section name the judge's label means (case-insensitively), and whether
-    it matched one; a single-section summary needs no label."""
+    """The real section name the judge's label means, and whether it matched one.
+
+    Labels match case-insensitively; a single-section summary needs no label.
+    """
     label = raw.strip().strip("#").strip() if isinstance(raw, str) else ""
     for name in names:
         if label.casefold() == name.casefold():

@@ -31,7 +31,7 @@ def _label(turn: Turn) -> str:
 
 
 def render_transcript(turns: Sequence[Turn]) -> str:
-    """One line per turn, numbered from 1: `[1] agent (Devon, 00:00:03): Hello.`"""
+    """One line per turn, numbered from 1 (e.g. `[1] agent (Devon, 00:00:03): Hello.`)."""
     return "\n".join(render_turn(n, t) for n, t in enumerate(turns, 1))
 
 

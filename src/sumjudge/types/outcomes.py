@@ -55,6 +55,7 @@ class AccuracyPoint:
     flags: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The point's JSON; `flags` only when there are any."""
         out: dict[str, Any] = {
             "point": self.point,
             "accuracy": self.accuracy,
@@ -78,6 +79,7 @@ class RubricAnswer:
     is_addressed: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """The answer's JSON, with `is_addressed` as the string "True" or "False"."""
         return {
             "question": self.question,
             "reasoning": self.reasoning,
@@ -94,6 +96,7 @@ class ContentItem:
     is_covered: bool
 
     def to_dict(self) -> dict[str, Any]:
+        """The item's JSON, with `is_covered` as the string "True" or "False"."""
         return {
             "transcript_content": self.transcript_content,
             "related_content_from_summary": self.related_content_from_summary,
@@ -113,6 +116,7 @@ class CompletenessRubric:
     content_list: tuple[ContentItem, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The question's JSON, with its content list."""
         return {
             "question": self.question,
             "content_list": [c.to_dict() for c in self.content_list],
@@ -145,15 +149,23 @@ class SectionOutcome:
 
     @property
     def applicable(self) -> bool:
+        """Whether the metric applies to the section (it has no N/A `reason`)."""
         return self.reason is None
 
     @property
     def score(self) -> float | None:
+        """`numerator / denominator` as a percentage; None when N/A, failed or 0/0."""
         if self.reason is not None or self.error is not None:
             return None
         return percent(self.numerator, self.denominator)
 
     def to_dict(self, counts: tuple[str, str]) -> dict[str, Any]:
+        """The section's JSON; an N/A or failed section gives only its score and why.
+
+        Args:
+            counts: the keys of the numerator and the denominator, e.g.
+                `("accurate", "points")`.
+        """
         out: dict[str, Any] = {"score": self.score}
         if self.reason is not None:
             out["reason"] = self.reason
@@ -200,10 +212,12 @@ class MetricOutcome:
 
     @property
     def numerator(self) -> int:
+        """The sum of the numerators of the sections that are neither N/A nor failed."""
         return sum(s.numerator for s in self._scored())
 
     @property
     def denominator(self) -> int:
+        """The sum of the denominators of the sections that are neither N/A nor failed."""
         return sum(s.denominator for s in self._scored())
 
     def _scored(self) -> list[SectionOutcome]:
@@ -211,6 +225,7 @@ class MetricOutcome:
 
     @property
     def score(self) -> float | None:
+        """The pooled percentage over the scored sections; None when N/A, failed or 0/0."""
         if self.reason is not None or self.error is not None:
             return None
         return percent(self.numerator, self.denominator)
@@ -231,6 +246,7 @@ class MetricOutcome:
         return None
 
     def to_dict(self) -> dict[str, Any]:
+        """The metric's JSON: score, counts and sections; accuracy adds its decomposition."""
         counts = _COUNTS.get(self.name, ("passed", "total"))
         out: dict[str, Any] = {"score": self.score}
         reason = self.not_applicable_reason
@@ -262,10 +278,12 @@ class AutoEvalResult:
 
     @property
     def usage(self) -> Usage:
+        """Tokens spent on every metric."""
         return sum((m.usage for m in self.metrics.values()), Usage())
 
     @property
     def calls(self) -> int:
+        """Judge calls made for every metric."""
         return sum(m.calls for m in self.metrics.values())
 
     @property
