@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ._version import __version__
 from .autoeval import AutoEvaluator, ConversationItem, SectionDefinition, Turn
 from .cache import ResponseCache
 from .cost import ModelTable, Price
@@ -53,7 +54,6 @@ if TYPE_CHECKING:
     from .meta.run import meta_eval
     from .report import write_report
 
-__version__ = "0.1.0"
 
 __all__ = [
     "DEFAULT_RULE_BOOK",

@@ -7,7 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .. import __version__
+from .._version import __version__
 from ..errors import SumjudgeError
 from . import autoeval, evaluate, meta_eval, report
 from ._common import EXIT_CONFIG, eprint

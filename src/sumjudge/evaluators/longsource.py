@@ -21,12 +21,15 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..metrics import SUMMARY_METRICS
+from ..metrics._base import JudgeOptions
+from ..metrics._conversation import ConversationContext
 from ..metrics.chunk_notes import notes_request, notes_text, read_notes
 from ..metrics.transcript import render_turn
-from ..plan import Call, requests_of
+from ..plan import Call, MetricPlan, requests_of
+from ..protocol import Capabilities
 from ..text import split_sentences
 from ..tokens import CHARS_PER_TOKEN, estimate_tokens
 from ..types import (
@@ -37,11 +40,56 @@ from ..types import (
     SummaryData,
     SummaryResult,
 )
-from .execute import ItemRun, flatten
+from .execute import ItemRun, Stages, flatten
 
-if TYPE_CHECKING:
-    from .auto import AutoEvaluator
-    from .summarization import SummarizationEvaluator
+
+class SummaryJudging(Protocol):
+    """What the strategy needs of the summarization evaluator."""
+
+    options: JudgeOptions
+    capabilities: Capabilities
+    enabled_metrics: list[str]
+
+    @property
+    def metric_versions(self) -> dict[str, str]: ...
+
+    def plan(self, item: SummaryData, prepared: Any = None, source: str | None = None) -> Stages:
+        """The item's plans (`source` replaces the item's source)."""
+        ...
+
+    def assemble(self, item: SummaryData, results: dict[str, Any]) -> SummaryResult:
+        """The item's result from its metrics' results."""
+        ...
+
+
+class ConversationJudging(Protocol):
+    """What the strategy needs of the autoevaluator."""
+
+    metrics: list[str]
+    language: str | None
+    max_tokens: int
+
+    @property
+    def metric_versions(self) -> dict[str, str]: ...
+
+    def context(
+        self, item: ConversationItem, directives: Any, transcript: str | None = None
+    ) -> ConversationContext:
+        """What the metric plans need (`transcript`: shown instead of the turns)."""
+        ...
+
+    def metric_plans(self, ctx: ConversationContext) -> list[MetricPlan[Any]]:
+        """The judged metrics' plans for one context."""
+        ...
+
+    def is_derived(self, metric: str) -> bool:
+        """Whether `metric` is read off another metric's result."""
+        ...
+
+    def assemble(self, item: ConversationItem, results: dict[str, Any]) -> AutoEvalResult:
+        """The item's result from its metrics' results."""
+        ...
+
 
 __all__ = [
     "Chunk",
@@ -152,7 +200,7 @@ def excerpt_text(chunks: Sequence[Chunk], selected: Sequence[int]) -> str:
 
 
 async def judge_summary_long(
-    evaluator: SummarizationEvaluator, item: SummaryData, window: int, run: ItemRun
+    evaluator: SummaryJudging, item: SummaryData, window: int, run: ItemRun
 ) -> tuple[SummaryResult, dict[str, Any]]:
     """Judge `item` by chunks: excerpts per claim, and notes per chunk for relevance."""
     # Everything but the source: system message, instructions, summary, reply budget,
@@ -207,7 +255,7 @@ async def judge_summary_long(
 
 
 def _only(
-    evaluator: SummarizationEvaluator, item: SummaryData, source: str, metrics: Sequence[str]
+    evaluator: SummaryJudging, item: SummaryData, source: str, metrics: Sequence[str]
 ) -> list[list[Any]]:
     """The default-layout plans of `metrics`, judged against `source` in place of the item's."""
     o, caps = evaluator.options, evaluator.capabilities
@@ -225,7 +273,7 @@ def _only(
 
 
 async def judge_conversation_long(
-    evaluator: AutoEvaluator,
+    evaluator: ConversationJudging,
     item: ConversationItem,
     prepared: Any,
     window: int,

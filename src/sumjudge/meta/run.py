@@ -35,6 +35,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import Unpack
 
+from .._version import __version__
 from ..errors import ConfigError, DataError
 from ..evaluators.summarization import DEFAULT_MODEL, BatchRecord, SummarizationEvaluator
 from ..judges.offline import LOCAL_MODELS
@@ -209,8 +210,6 @@ async def run_meta_eval(
         DataError: The file has a line that is not a JSON object, or a row has no
             `source_id`.
     """
-    from .. import __version__  # late: the package's __init__ may import this module
-
     if isinstance(data, (str, PathLike)):
         path = Path(data)
         all_rows: Rows = load_rows(path)

@@ -14,7 +14,7 @@ from aiohttp import web
 from .replies import Reply, tokenize
 
 if TYPE_CHECKING:
-    from .server import FakeOpenAIServer
+    from .core import ServerCore
 
 __all__ = ["handle", "to_chat"]
 
@@ -26,7 +26,7 @@ _ERROR_TYPES = {
 }
 
 
-async def handle(srv: FakeOpenAIServer, request: web.Request) -> web.Response:
+async def handle(srv: ServerCore, request: web.Request) -> web.Response:
     """Answer `POST /v1/messages` by the script or the responder."""
 
     def render(body: dict[str, Any], reply: Reply, marked: str) -> web.Response:
@@ -70,7 +70,7 @@ def to_chat(abody: Mapping[str, Any]) -> tuple[dict[str, Any], str]:
 
 
 def _response(
-    srv: FakeOpenAIServer, path: str, body: dict[str, Any], reply: Reply, marked: str
+    srv: ServerCore, path: str, body: dict[str, Any], reply: Reply, marked: str
 ) -> web.Response:
     tokens = tokenize(reply.content)
     prompt = srv._prompt_tokens(body)

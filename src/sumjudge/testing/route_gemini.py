@@ -14,7 +14,7 @@ from aiohttp import web
 from .replies import Reply, tokenize
 
 if TYPE_CHECKING:
-    from .server import FakeOpenAIServer
+    from .core import ServerCore
 
 __all__ = ["handle", "to_chat"]
 
@@ -28,7 +28,7 @@ _STATUS_NAMES = {
 }
 
 
-async def handle(srv: FakeOpenAIServer, request: web.Request) -> web.Response:
+async def handle(srv: ServerCore, request: web.Request) -> web.Response:
     """Answer `POST /{version}/models/{model}:generateContent` by the script or responder."""
     model = request.match_info["model"]
 
@@ -66,7 +66,7 @@ def to_chat(gbody: Mapping[str, Any], model: str) -> dict[str, Any]:
 
 
 def _response(
-    srv: FakeOpenAIServer, path: str, model: str, body: dict[str, Any], reply: Reply
+    srv: ServerCore, path: str, model: str, body: dict[str, Any], reply: Reply
 ) -> web.Response:
     tokens = tokenize(reply.content)
     prompt = srv._prompt_tokens(body)

@@ -15,7 +15,7 @@ from aiohttp import web
 from .replies import Reply, apply_fault, tokenize
 
 if TYPE_CHECKING:
-    from .server import FakeOpenAIServer
+    from .core import ServerCore
 
 __all__ = ["add_routes", "error_payload", "handle_not_found"]
 
@@ -23,7 +23,7 @@ __all__ = ["add_routes", "error_payload", "handle_not_found"]
 _MARKER = f"logprobs-{secrets.token_hex(8)}"
 
 
-def add_routes(app: web.Application, srv: FakeOpenAIServer) -> None:
+def add_routes(app: web.Application, srv: ServerCore) -> None:
     """Serve `POST /v1/chat/completions` and `GET /v1/models` from `srv`."""
     app.router.add_post("/v1/chat/completions", partial(_handle_chat, srv))
     app.router.add_get("/v1/models", partial(_handle_models, srv))
@@ -46,14 +46,14 @@ async def handle_not_found(request: web.Request) -> web.Response:
     return web.json_response(error_payload(reply), status=reply.status, headers=reply.headers)
 
 
-async def _handle_models(srv: FakeOpenAIServer, request: web.Request) -> web.Response:
+async def _handle_models(srv: ServerCore, request: web.Request) -> web.Response:
     srv._record(request, None)
     srv._count(request.path, requests=1)
     model = {"id": srv.model, "object": "model", "created": 0, "owned_by": "sumjudge"}
     return web.json_response({"object": "list", "data": [model]})
 
 
-async def _handle_chat(srv: FakeOpenAIServer, request: web.Request) -> web.StreamResponse:
+async def _handle_chat(srv: ServerCore, request: web.Request) -> web.StreamResponse:
     path = request.path
     body = await srv._receive(request)
     if not isinstance(body, dict):
@@ -88,7 +88,7 @@ async def _handle_chat(srv: FakeOpenAIServer, request: web.Request) -> web.Strea
     return _completion(srv, path, body, reply)
 
 
-def _capability_rejection(srv: FakeOpenAIServer, body: Mapping[str, Any]) -> Reply | None:
+def _capability_rejection(srv: ServerCore, body: Mapping[str, Any]) -> Reply | None:
     rf = body.get("response_format")
     if (
         srv.json_schema_support != "native"
@@ -104,9 +104,7 @@ def _capability_rejection(srv: FakeOpenAIServer, body: Mapping[str, Any]) -> Rep
     return None
 
 
-def _completion(
-    srv: FakeOpenAIServer, path: str, body: Mapping[str, Any], reply: Reply
-) -> web.Response:
+def _completion(srv: ServerCore, path: str, body: Mapping[str, Any], reply: Reply) -> web.Response:
     content, finish = reply.content, reply.finish_reason
     tokens = tokenize(content)
     limit = body.get("max_completion_tokens") or body.get("max_tokens")
