@@ -59,6 +59,11 @@ _PLANNERS: dict[str, Callable[[ConversationContext], MetricPlan[Any]]] = {
     "consistency": conversation_plan,
 }
 """The metric modules' plans: adding a metric is its module plus one line here."""
+_ASKS_RUBRIC: dict[str, Callable[[SectionDefinition], bool]] = {
+    "adherence": adherence.asks_rubric,
+    "completeness": completeness.asks_rubric,
+}
+"""The metrics that ask rubric questions, and of which sections' definitions."""
 
 AutoRecord = Record
 """A batch record of the autoevaluator (the one `Record` type of every evaluator)."""
@@ -155,14 +160,11 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
         """The distinct definitions whose rubric questions judging `conv` needs."""
         if self.capabilities.declines(rubric.TASK):
             return []
+        asks = [_ASKS_RUBRIC[m] for m in self.metrics if m in _ASKS_RUBRIC]
         out: dict[str, SectionDefinition] = {}
         for p in plan_sections(conv, self.sections):
             d = p.definition
-            if d is None or d.categorical:
-                continue
-            if "completeness" in self.metrics or (
-                "adherence" in self.metrics and d.kind != "prebuilt"
-            ):
+            if d is not None and any(asks_for(d) for asks_for in asks):
                 out.setdefault(d.name, d)
         return list(out.values())
 

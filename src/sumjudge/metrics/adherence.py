@@ -28,6 +28,7 @@ __all__ = [
     "SPEC",
     "TASK",
     "VERSION",
+    "asks_rubric",
     "categorical_check",
     "plan",
 ]
@@ -112,6 +113,11 @@ def _answer(q: Question, item: dict[str, Any]) -> RubricAnswer:
 
 SPEC = QuestionSpec(TASK, _INSTRUCTIONS, SCHEMA, "adherence_rubrics", _answer)
 """The request and reader of the adherence questions."""
+
+
+def asks_rubric(definition: SectionDefinition) -> bool:
+    """Whether adherence asks rubric questions of a section so defined (free-form custom)."""
+    return definition.kind != "prebuilt" and not definition.categorical
 
 
 def _word(directives: Sequence[str]) -> list[str]:

@@ -19,6 +19,7 @@ from ..types import (
     CompletenessRubric,
     ContentItem,
     MetricOutcome,
+    SectionDefinition,
     SectionOutcome,
 )
 from ._conversation import NO_FREE_FORM, ConversationContext, na_or_plan
@@ -33,6 +34,7 @@ __all__ = [
     "SPEC",
     "TASK",
     "VERSION",
+    "asks_rubric",
     "plan",
 ]
 
@@ -118,6 +120,11 @@ def _rubric(q: Question, answer: dict[str, Any]) -> CompletenessRubric:
 
 SPEC = QuestionSpec(TASK, _INSTRUCTIONS, SCHEMA, "completeness_rubrics", _rubric)
 """The request and reader of the completeness questions."""
+
+
+def asks_rubric(definition: SectionDefinition) -> bool:
+    """Whether completeness asks rubric questions of a section so defined (free-form)."""
+    return not definition.categorical
 
 
 def _word(directives: Sequence[str]) -> list[str]:
