@@ -134,10 +134,12 @@ class ModelTable:
         if name in self._rows:
             return self._rows[name]
         provider, _, model = name.rpartition("/")
+        # A dated variant matches its base name, within the same provider only: a
+        # provider-less entry ("local") never prices a provider's model ("openai/local-x").
         candidates = [
             k
             for k in self._rows
-            if (k.rpartition("/")[0] in ("", provider) or not provider)
+            if (k.rpartition("/")[0] == provider or not provider)
             and model.startswith(k.rpartition("/")[2])
         ]
         if not candidates:
