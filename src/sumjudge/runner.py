@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -270,12 +271,7 @@ class JudgeCaller:
             if ledger is not None:
                 ledger.attempts += 1
             try:
-                if self.policy.timeout is not None:
-                    response = await asyncio.wait_for(
-                        self.judge.complete(request), self.policy.timeout
-                    )
-                else:
-                    response = await self.judge.complete(request)
+                response = await _within(self.judge.complete(request), self.policy.timeout)
             except asyncio.TimeoutError:
                 error: ProviderError = TransientProviderError(
                     f"no reply within {self.policy.timeout:g} s"
@@ -319,6 +315,20 @@ class JudgeCaller:
             # The limiter was charged an estimate of the prompt; settle with the real count.
             spent = usage.prompt_tokens + usage.completion_tokens
             limiter.settle(spent - estimate if spent else 0)
+
+
+if sys.version_info >= (3, 11):
+
+    async def _within(call: Awaitable[T], seconds: float | None) -> T:
+        """`call`, cancelled after `seconds` (raising TimeoutError); no extra task."""
+        async with asyncio.timeout(seconds):
+            return await call
+
+else:  # pragma: no cover - Python 3.10
+
+    async def _within(call: Awaitable[T], seconds: float | None) -> T:
+        """`call`, cancelled after `seconds` (raising TimeoutError)."""
+        return await asyncio.wait_for(call, seconds)
 
 
 def _consume_exception(future: asyncio.Future[JudgeResponse]) -> None:

@@ -44,6 +44,8 @@ class ItemRun:
         results: dict[str, Any] = {}
 
         async def one(plan: MetricPlan[Any]) -> Mapping[str, Any]:
+            if len(plan.calls) == 1:  # the common case: no task per call
+                return plan.finish([await self.ask(plan.calls[0])])
             judged = await asyncio.gather(*(self.ask(c) for c in plan.calls))
             return plan.finish(judged)
 

@@ -21,6 +21,7 @@ import json
 import re
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigError, RequestError
@@ -80,11 +81,11 @@ class OfflineJudge:
             cacheable=False,
             logprobs=False,
         )
-        # One analysis per (source, summary) serves every metric of the item: the first
-        # request computes it in a worker thread, the item's other metrics wait for it and
-        # then score on the event loop (a verdict from an analysis is cheap).
+        # One analysis per (source, summary) serves every metric of the item: the item's
+        # metric requests share one worker-thread call (`_batched`); later ones for the
+        # same pair score from the kept analysis.
         self._analyses: OrderedDict[tuple[str, str], Any] = OrderedDict()
-        self._pending: dict[tuple[str, str], asyncio.Future[Any]] = {}
+        self._jobs: dict[tuple[str, str], _Job] = {}
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
         """Judge one request from its subject (CPU-bound work runs in a worker thread)."""
@@ -121,46 +122,90 @@ class OfflineJudge:
             scored = await asyncio.to_thread(
                 self._scorer.score, source, summary, [metric], language=language
             )
-            v = scored[metric]
-        else:
-            from ..offline.scorer import _language
-
-            analysis = await self._analysis(source, summary)
-            v = self._scorer.verdicts(analysis, [metric], _language(language, source))[metric]
-        return {
-            "explanation": v.explanation,
-            "score": v.score,
-            "evidence": list(v.evidence),
-            "raw": float(v.raw),
-        }
-
-    async def _analysis(self, source: str, summary: str) -> Any:
+            return _verdict_json(scored[metric])
         key = (source, summary)
-        found = self._analyses.get(key)
-        if found is not None:
+        analysis = self._analyses.get(key)
+        if analysis is None:
+            done = await self._batched(key, metric, language)
+            if metric in done:
+                return _verdict_json(done[metric])
+            analysis = self._analyses[key]
+        else:
             self._analyses.move_to_end(key)
-            return found
-        pending = self._pending.get(key)
-        if pending is not None:
-            return await asyncio.shield(pending)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._pending[key] = future
-        try:
-            found = await asyncio.to_thread(self._scorer.analyse, source, summary)
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved: waiters may not exist
-            raise
-        finally:
-            del self._pending[key]
-        future.set_result(found)
-        self._analyses[key] = found
-        while len(self._analyses) > 64:
-            self._analyses.popitem(last=False)
-        return found
+        return _verdict_json(self._verdicts(analysis, [metric], language, source)[metric])
+
+    async def _batched(
+        self, key: tuple[str, str], metric: str, language: str | None
+    ) -> Mapping[str, Any]:
+        """The verdicts of the metrics asked for `key` together, from one thread hop.
+
+        The item's metric requests arrive in the same turn of the event loop; the first
+        one opens a job that starts on the next turn, so the others join it and the
+        analysis and all their verdicts are computed in one worker-thread call.
+        """
+        job = self._jobs.get(key)
+        if job is None or job.started:
+            if job is not None:
+                await asyncio.shield(job.future)  # already running: reuse its analysis
+                return {}
+            job = _Job(asyncio.get_running_loop().create_future())
+            self._jobs[key] = job
+            asyncio.get_running_loop().call_soon(self._start, key, job, language)
+        job.metrics.append(metric)
+        return await asyncio.shield(job.future)
+
+    def _start(self, key: tuple[str, str], job: _Job, language: str | None) -> None:
+        job.started = True
+
+        def work() -> tuple[Any, Mapping[str, Any]]:
+            analysis = self._scorer.analyse(*key)
+            return analysis, self._verdicts(analysis, job.metrics, language, key[0])
+
+        async def run() -> None:
+            try:
+                analysis, verdicts = await asyncio.to_thread(work)
+            except BaseException as exc:
+                job.future.set_exception(exc)
+                job.future.exception()  # retrieved: the waiters may be gone
+                return
+            finally:
+                del self._jobs[key]
+            self._analyses[key] = analysis
+            while len(self._analyses) > 64:
+                self._analyses.popitem(last=False)
+            job.future.set_result(verdicts)
+
+        job.task = asyncio.ensure_future(run())
+
+    def _verdicts(
+        self, analysis: Any, metrics: Sequence[str], language: str | None, source: str
+    ) -> Mapping[str, Any]:
+        from ..offline.scorer import _language
+
+        return self._scorer.verdicts(analysis, list(metrics), _language(language, source))  # type: ignore[no-any-return]
 
     async def aclose(self) -> None:
         """Nothing to release."""
+
+
+@dataclass
+class _Job:
+    """The metrics asked of one (source, summary) pair in one turn of the event loop."""
+
+    future: asyncio.Future[Mapping[str, Any]]
+    metrics: list[str] = field(default_factory=list)
+    started: bool = False
+    task: asyncio.Future[None] | None = None
+
+
+def _verdict_json(v: Any) -> dict[str, Any]:
+    """An offline verdict as the 1-3 metrics' reader expects it, with its extras."""
+    return {
+        "explanation": v.explanation,
+        "score": v.score,
+        "evidence": list(v.evidence),
+        "raw": float(v.raw),
+    }
 
 
 def offline_points(
