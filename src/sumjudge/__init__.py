@@ -32,8 +32,10 @@ from .errors import (
     TransientProviderError,
     TruncatedResponseError,
 )
-from .evaluators import BatchRecord, SummarizationEvaluator, SummaryResult
+from .evaluators import BatchRecord, Record, SummarizationEvaluator, SummaryResult
 from .judges import (
+    LLM_CAPABILITIES,
+    Capabilities,
     Judge,
     JudgeRequest,
     JudgeResponse,
@@ -57,9 +59,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_RULE_BOOK",
+    "LLM_CAPABILITIES",
     "AuthError",
     "AutoEvaluator",
     "BatchRecord",
+    "Capabilities",
     "ConfigError",
     "ConversationItem",
     "DataError",
@@ -78,6 +82,7 @@ __all__ = [
     "RateLimitError",
     "RateLimiter",
     "Rating",
+    "Record",
     "RequestError",
     "ResponseCache",
     "RetryPolicy",

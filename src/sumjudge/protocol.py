@@ -212,14 +212,12 @@ class Capabilities:
             are versioned as a whole); None: the metrics' own versions.
         cacheable: whether replies belong in the response cache (the offline judge
             computes them locally, so caching would only risk serving an older model's).
-        logprobs: whether score-token logprobs can come back, for weighted scores.
     """
 
     mode: str = "judge"
     declined: Mapping[str, str] = field(default_factory=dict)
     version: str | None = None
     cacheable: bool = True
-    logprobs: bool = True
 
     def declines(self, task: str) -> str | None:
         """Why this judge cannot judge `task`, or None when it can."""
@@ -227,7 +225,7 @@ class Capabilities:
 
 
 LLM_CAPABILITIES = Capabilities()
-"""An LLM judge: judges every task, replies cached, logprobs where the provider has them."""
+"""An LLM judge: judges every task; its replies are cached."""
 
 
 @runtime_checkable

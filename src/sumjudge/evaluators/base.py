@@ -26,22 +26,13 @@ from ..ratelimit import RateLimiter
 from ..runner import JudgeCaller, RetryPolicy, run_items
 from ..tokens import ContextFit, check_context
 from .execute import ItemRun, Stages, flatten
-from .options import EngineOptions, choose_metrics, open_cache
-from .records import Record, error_failure, item_failure, item_id
+from .options import open_cache
+from .records import ItemResult, Record, error_failure, item_failure, item_id
 
-__all__ = [
-    "EngineOptions",
-    "Evaluator",
-    "ItemRun",
-    "Stages",
-    "choose_metrics",
-    "flatten",
-    "open_cache",
-]
+__all__ = ["Evaluator"]
 
 ItemT = TypeVar("ItemT")
-ResultT = TypeVar("ResultT")
-T = TypeVar("T")
+ResultT = TypeVar("ResultT", bound=ItemResult)
 
 
 class _Unfit(Exception):
@@ -186,11 +177,7 @@ class Evaluator(Generic[ItemT, ResultT]):
 
     async def evaluate(self, data: Any) -> dict[str, Any]:
         """Judge one item and return its JSON as a dict."""
-        return self._to_dict(await self.evaluate_result(data))
-
-    def _to_dict(self, result: ResultT) -> dict[str, Any]:
-        out: dict[str, Any] = result.to_dict()  # type: ignore[attr-defined]
-        return out
+        return (await self.evaluate_result(data)).to_dict()
 
     async def evaluate_result(self, data: Any, index: int | str | None = None) -> ResultT:
         """Judge one item and return the typed result.

@@ -20,6 +20,10 @@ class ItemResult(Protocol):
         """Each metric's result (with its `error`, if any), by metric name."""
         ...
 
+    def to_dict(self) -> dict[str, Any]:
+        """The result's JSON (what `evaluate` returns)."""
+        ...
+
     def record_body(self) -> dict[str, Any]:
         """What the record's JSON shows of the result."""
         ...

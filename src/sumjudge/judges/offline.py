@@ -79,7 +79,6 @@ class OfflineJudge:
             },
             version=f"offline-{getattr(self._scorer, 'version', '1')}",
             cacheable=False,
-            logprobs=False,
         )
         # One analysis per (source, summary) serves every metric of the item: the item's
         # metric requests share one worker-thread call (`_batched`); later ones for the
