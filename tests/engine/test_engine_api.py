@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,20 @@ async def test_failed_metric_reply_is_not_replayed_from_cache(tmp_path: Path) ->
     (second,) = [r async for r in ev2.evaluate_batch([item], summary=summary)]
     assert second.status == "ok" and len(good.requests) == 1  # only the failed metric re-asked
     assert summary.cache_hits == 3
+
+
+async def test_two_batches_on_one_evaluator_keep_their_own_rate_limits() -> None:
+    """The limiter belongs to the run: a slow run does not throttle another one."""
+    from sumjudge import ScriptedJudge, SummarizationEvaluator
+
+    judge = ScriptedJudge(responder=lambda r: {"explanation": "Fine.", "score": 3})
+    ev = SummarizationEvaluator(judge, enabled_metrics=["coherence"], logprobs=False)
+    items = [{"input": f"Source {i}.", "summary": f"Summary {i}."} for i in range(5)]
+
+    async def collect(**limits: float) -> list[str]:
+        return [r.status async for r in ev.evaluate_batch(items, concurrency=1, **limits)]
+
+    slow = asyncio.ensure_future(collect(requests_per_minute=6))  # one call per 10 s
+    fast = await asyncio.wait_for(collect(), timeout=30)
+    assert fast == ["ok"] * 5 and not slow.done()
+    slow.cancel()
