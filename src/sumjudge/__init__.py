@@ -34,8 +34,6 @@ from .errors import (
 )
 from .evaluators import BatchRecord, Record, SummarizationEvaluator, SummaryResult
 from .judges import (
-    LLM_CAPABILITIES,
-    Capabilities,
     Judge,
     JudgeRequest,
     JudgeResponse,
@@ -46,6 +44,7 @@ from .judges import (
     get_judge,
     register_provider,
 )
+from .protocol import LLM_CAPABILITIES, Capabilities
 from .ratelimit import RateLimiter
 from .rules import DEFAULT_RULE_BOOK, Rating, RuleBook, Threshold
 from .runner import RetryPolicy, RunSummary

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from ..protocol import (
-    LLM_CAPABILITIES,
-    Capabilities,
-    Judge,
-    JudgeRequest,
-    JudgeResponse,
-    Message,
-    TokenLogprob,
-    Usage,
-)
+from ..protocol import Judge, JudgeRequest, JudgeResponse, Message, TokenLogprob, Usage
 from ._registry import available_providers, get_judge, register_provider
 from .scripted import ScriptedJudge
 
 __all__ = [
-    "LLM_CAPABILITIES",
-    "Capabilities",
     "Judge",
     "JudgeRequest",
     "JudgeResponse",
