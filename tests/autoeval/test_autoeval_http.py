@@ -200,3 +200,31 @@ def test_cli_file_with_bad_row(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert {line["index"] for line in lines} == {0, 1}
     good = next(line for line in lines if line["index"] == 0)
     assert list(good)[:5] == ["index", "status", "id", "adherence", "completeness"]
+
+
+def test_cli_long_source_chunked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--long-source chunked` on `autoeval`: a conversation beyond the window is judged."""
+    filler = [{"role": "agent", "text": f"Filler turn {i} about nothing."} for i in range(300)]
+    rows = tmp_path / "rows.jsonl"
+    row = {"id": "a", "transcript": [*TURNS, *filler], "summary": ITEM["summary"]}
+    rows.write_text(json.dumps(row) + "\n")
+    sections = tmp_path / "sections.json"
+    sections.write_text(json.dumps([s.model_dump() for s in SECTIONS]))
+
+    def answer(body: dict[str, Any]) -> Any:
+        if body["response_format"]["json_schema"]["name"] == "chunk_notes":
+            return Reply.json({"key_points": ["The agent gave the arrival window."]})
+        return http_responder(body)
+
+    common = ["autoeval", str(rows), "--sections", str(sections), "--no-progress", "--no-cache"]
+    with FakeOpenAIServer() as srv:
+        srv.responder = answer
+        flags = ["--base-url", srv.base_url, "--context-window", "7000"]
+        failed = main([*common, *flags])
+        failed_out = capsys.readouterr().out
+        code = main([*common, *flags, "--long-source", "chunked"])
+    out = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert failed == 3 and "context window" in failed_out
+    assert code == 0 and out["status"] == "ok", out
+    assert out["meta"]["context"]["strategy"] == "chunked"
+    assert out["meta"]["context"]["notes_calls"] >= 1

@@ -48,11 +48,18 @@ class DatasetSummary(Protocol):
 
 
 def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: str) -> None:
-    """--model, --base-url, --metrics (choices named in `metrics`) and --language."""
+    """--model, --base-url, --metrics (choices named in `metrics`), --language, --long-source."""
     p.add_argument("--model", help="provider/model or 'local' (default: see docs)")
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
     p.add_argument("--metrics", help=f"comma-separated subset of {metrics}")
     p.add_argument("--language", help=language)
+    p.add_argument(
+        "--long-source",
+        choices=["fail", "chunked"],
+        default="fail",
+        help="a source larger than the judge's window: fail the item (default) or judge it "
+        "by parts (the most relevant passages; notes of every part where all is needed)",
+    )
 
 
 def metric_list(args: argparse.Namespace) -> list[str] | None:
@@ -74,6 +81,7 @@ def evaluator_options(args: argparse.Namespace) -> dict[str, Any]:
         "prices": table,
         "price": price,
         "context_window": args.context_window,
+        "long_source": args.long_source,
     }
 
 

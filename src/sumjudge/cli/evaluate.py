@@ -52,13 +52,6 @@ def add_parser(sub: Any) -> None:
         default="source_first",
         help="rubrics_first: all metric instructions in a run-wide cached system message",
     )
-    p.add_argument(
-        "--long-source",
-        choices=["fail", "chunked"],
-        default="fail",
-        help="a source larger than the judge's window: fail the item (default) or judge it "
-        "in chunks (excerpts per claim; chunk notes for relevance)",
-    )
     add_batch_arguments(p)
     p.set_defaults(handler=run)
 
@@ -100,7 +93,6 @@ async def _run(args: argparse.Namespace) -> int:
         logprobs=not args.no_logprobs,
         single_call=args.single_call,
         prompt_layout=args.prompt_layout,
-        long_source=args.long_source,
         **evaluator_options(args),
     )
     return await run_batch_command(
