@@ -1,4 +1,4 @@
-"""Judges: LLM providers behind one small protocol."""
+"""Judges: the LLM providers and the offline judge, behind one protocol (`sumjudge.protocol`)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`FakeOpenAIServer`: the lifecycle, the reply script and the bookkeeping of the fake server.
+"""`FakeOpenAIServer`: the fake server's HTTP lifecycle and routes, on `core.ServerCore`.
 
 The protocols it speaks live in `route_openai`, `route_gemini` and `route_anthropic`; each
 turns its requests into a chat-completions body, so one script and one responder answer all.
