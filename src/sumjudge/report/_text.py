@@ -26,11 +26,19 @@ def fragments(quote: str) -> list[str]:
 
 
 def find(text: str, fragment: str) -> tuple[int, int] | None:
-    """Where `fragment` occurs in `text`, ignoring case, spacing and quote styles."""
+    """Where `fragment` occurs in `text` as whole words, ignoring case, spacing and quotes.
+
+    A fragment that starts (ends) with a letter or digit must start (end) at a word
+    boundary, so "Selama" is not found inside "Selamat"; "word" is Unicode-aware.
+    """
     words = fragment.split()
     if not words:
         return None
     pattern = r"\s+".join(_word_pattern(w) for w in words)
+    if re.match(r"\w", words[0]):
+        pattern = r"(?<!\w)" + pattern
+    if re.search(r"\w$", words[-1]):
+        pattern += r"(?!\w)"
     match = re.search(pattern, text, flags=re.IGNORECASE)
     return (match.start(), match.end()) if match else None
 

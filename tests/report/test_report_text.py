@@ -1,0 +1,49 @@
+"""Escaping and highlighting helpers of the report."""
+
+from __future__ import annotations
+
+from sumjudge.report import build_items
+from sumjudge.report._text import find
+from sumjudge.report.detail import render_detail
+
+
+def test_a_word_is_not_found_inside_a_longer_word() -> None:
+    text = "Selamat pagi. Selama tiga hari mesin rusak."
+    assert find(text, "Selama") == (14, 20)
+    assert find("Selamat pagi semua.", "selama") is None
+    assert find("selamanya", "Selama") is None
+
+
+def test_matching_ignores_case_and_works_on_unicode_words() -> None:
+    assert find("Über Straßen", "über") == (0, 4)
+    assert find("Großstadt", "stadt") is None
+    assert find("Café au lait", "café") == (0, 4)
+    assert find("Cafés au lait", "café") is None
+
+
+def test_a_phrase_matches_at_word_boundaries_on_both_ends() -> None:
+    text = "Mesin sortir kedua rusak sejak 8 Mei.\nDua kurir tetap."
+    assert find(text, "sortir  kedua rusak") == (6, 24)
+    assert find(text, "ortir kedua rusak") is None  # starts inside "sortir"
+    assert find(text, "sortir kedua rusa") is None  # ends inside "rusak"
+    assert find("It costs $30, paid.", "$30") == (9, 12)  # punctuation ends need no boundary
+    assert find("the customer's bill", "customer’s bill") == (4, 19)
+
+
+def test_the_indonesian_example_no_longer_marks_selama_inside_selamat() -> None:
+    record = {
+        "index": 0,
+        "summary": {
+            "relevancy_rating": "bad",
+            "fluency": {
+                "score": 1,
+                "explanation": "broken",
+                "evidence": ['kalimat rusak (ends with "selama"): "Selamat pagi ..."'],
+            },
+        },
+        "source": "Selamat pagi, semua. Mesin rusak selama dua hari.",
+    }
+    (item,) = build_items([record], [{"summary": "Selamat pagi. Rusak selama."}])
+    html = render_detail(item)
+    assert "Selama</mark>t" not in html and "selama</mark>t" not in html
+    assert '<mark class="ev"' in html  # "Selamat pagi" itself is still found
