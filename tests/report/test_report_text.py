@@ -1,9 +1,9 @@
-"""Escaping and highlighting helpers of the report."""
+"""Escaping and highlighting helpers of the report: whole-word matching, control characters."""
 
 from __future__ import annotations
 
 from sumjudge.report import build_items
-from sumjudge.report._text import find
+from sumjudge.report._text import clean, esc, find, render_spans
 from sumjudge.report.detail import render_detail
 
 
@@ -47,3 +47,34 @@ def test_the_indonesian_example_no_longer_marks_selama_inside_selamat() -> None:
     html = render_detail(item)
     assert "Selama</mark>t" not in html and "selama</mark>t" not in html
     assert '<mark class="ev"' in html  # "Selamat pagi" itself is still found
+
+
+def test_control_characters_and_terminal_escapes_are_removed() -> None:
+    raw = "a\x00b\x07c \x1b[31mred\x1b[0m \x1b]0;title\x07done\ttab\nline\x7f\x9b2J"
+    assert clean(raw) == "abc red done\ttab\nline"
+    assert esc("<\x1b[1mb\x1b[0m>") == "&lt;b&gt;"
+    assert clean("broken \ud800 surrogate") == "broken \ufffd surrogate"
+    assert clean("plain text") == "plain text"
+    # Highlight offsets still line up when the marked text holds a control character.
+    html = render_spans("x\x00 word y", [(3, 7, "ev", "t\x07", "")])
+    assert html == 'x <mark class="ev" title="t">word</mark> y'
+
+
+def test_a_report_holds_no_control_characters_from_the_records() -> None:
+    from sumjudge.report import render_report
+
+    bad = "\x1b[31mred\x1b[0m\x00\x07"
+    record = {
+        "index": 0,
+        "id": f"id{bad}",
+        "summary": {
+            "relevancy_rating": "good",
+            "coherence": {"score": 3, "explanation": f"fine{bad}", "evidence": [f'"x{bad}yz"']},
+        },
+    }
+    html = render_report(
+        [record], inputs=[{"id": f"id{bad}", "source": f"src{bad}", "summary": f"sum{bad}"}]
+    )
+    assert not any(ch in html for ch in "\x00\x07\x1b")
+    assert "[31m" not in html
+    assert "finered" in html and "srcred" in html and "sumred" in html

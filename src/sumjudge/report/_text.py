@@ -6,17 +6,50 @@ import html
 import re
 from collections.abc import Sequence
 
-__all__ = ["QUOTED", "Span", "esc", "find", "fragments", "render_spans"]
+__all__ = [
+    "QUOTED",
+    "Span",
+    "clean",
+    "esc",
+    "find",
+    "fragments",
+    "marked",
+    "render_spans",
+]
 
 QUOTED = re.compile(r"\"([^\"]{6,})\"")
 _ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
+# Terminal escape sequences (CSI such as colours, OSC such as titles, other two-byte ones),
+# then any other C0/C1 control character but tab, newline and carriage return, and lone
+# surrogates (which cannot even be written as UTF-8).
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]"  # CSI
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC
+    r"|\x1b[@-Z\\-_]"  # other escapes
+)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 Span = tuple[int, int, str, str, str]  # start, end, css class, title, element id
 
 
+def clean(text: str) -> str:
+    """`text` without terminal escape sequences and control characters (tab, newline kept).
+
+    Lone surrogates become U+FFFD. Texts in records are untrusted: a NUL, a BEL or an ANSI
+    colour code has no business in the report.
+    """
+    if text.isprintable():
+        return text
+    return _SURROGATE.sub("\ufffd", _CONTROL.sub("", _ANSI.sub("", text)))
+
+
 def esc(value: object) -> str:
-    """HTML-escaped text (quotes included, so it is safe inside attributes too)."""
-    return html.escape("" if value is None else str(value), quote=True)
+    """HTML-escaped text (quotes included, so it is safe inside attributes too).
+
+    Control characters and terminal escape sequences are removed first (see `clean`).
+    """
+    return html.escape(clean("" if value is None else str(value)), quote=True)
 
 
 def fragments(quote: str) -> list[str]:
@@ -57,16 +90,33 @@ def _word_pattern(word: str) -> str:
 
 def render_spans(text: str, spans: Sequence[Span]) -> str:
     """`text` escaped, with each span wrapped in `<mark>` (overlaps: the first wins)."""
+    return marked(text, 0, len(text), choose_spans(spans))
+
+
+def choose_spans(spans: Sequence[Span]) -> list[Span]:
+    """`spans` sorted by start, without overlaps (the first, longest one wins)."""
     chosen: list[Span] = []
     for span in sorted(spans, key=lambda s: (s[0], -(s[1] - s[0]))):
         if chosen and span[0] < chosen[-1][1]:
             continue  # overlapping highlights: keep the first, longest one
         chosen.append(span)
-    out, pos = [], 0
-    for start, end, cls, title, anchor in chosen:
-        out.append(esc(text[pos:start]))
-        ident = f' id="{esc(anchor)}"' if anchor else ""
-        out.append(f'<mark class="{cls}"{ident} title="{esc(title)}">{esc(text[start:end])}</mark>')
-        pos = end
-    out.append(esc(text[pos:]))
+    return chosen
+
+
+def marked(text: str, start: int, end: int, chosen: Sequence[Span]) -> str:
+    """`text[start:end]` escaped, with the parts of `chosen` spans inside it marked.
+
+    `chosen` must be sorted and free of overlaps (`choose_spans`). A span that crosses
+    `start` or `end` is cut there; its element id goes on the piece holding its start.
+    """
+    out, pos = [], start
+    for s, e, cls, title, anchor in chosen:
+        s, e, first = max(s, start), min(e, end), s >= start
+        if s >= e:
+            continue
+        out.append(esc(text[pos:s]))
+        ident = f' id="{esc(anchor)}"' if anchor and first else ""
+        out.append(f'<mark class="{cls}"{ident} title="{esc(title)}">{esc(text[s:e])}</mark>')
+        pos = e
+    out.append(esc(text[pos:end]))
     return "".join(out)

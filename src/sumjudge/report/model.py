@@ -21,6 +21,7 @@ from typing import Any
 
 from ..meta._jsonl import json_lines
 from ..text import parse_turn_line
+from ._text import clean
 from .views import Claim, ContentRow, ItemView, MetricView, RubricRow, SectionView, TurnView
 
 __all__ = ["build_items", "read_jsonl"]
@@ -74,7 +75,7 @@ def build_items(
 
 
 def _item(record: Mapping[str, Any], index: int, row: Mapping[str, Any] | None) -> ItemView:
-    item = ItemView(index=index, id=None if record.get("id") is None else str(record["id"]))
+    item = ItemView(index=index, id=None if record.get("id") is None else clean(str(record["id"])))
     meta = record.get("meta")
     item.meta = dict(meta) if isinstance(meta, Mapping) else {}
     error = record.get("error")
@@ -240,14 +241,14 @@ def _texts(item: ItemView, record: Mapping[str, Any], row: Mapping[str, Any] | N
             break
         text = transcript if isinstance(transcript, str) else src.get("source", src.get("input"))
         if isinstance(text, str) and text.strip():
-            item.source = text
+            item.source = clean(text)
             if isinstance(transcript, str):
                 item.turns = _turns_from_text(text)
             break
     for src in sources:
         summary = src.get("summary")
         if isinstance(summary, str):
-            item.summary = summary
+            item.summary = clean(summary)
             break
         if isinstance(summary, Mapping) and not (SPEC_KEYS & set(summary)):
             item.summary = {str(k): _text(v) for k, v in summary.items() if v is not None}
@@ -278,9 +279,11 @@ def _turns_from_text(text: str) -> list[TurnView]:
 
 
 def _text(value: Any) -> str:
+    # Control characters and terminal escapes go here, so highlight offsets refer to the
+    # text as shown (`esc` removes them again from anything that did not pass here).
     if value is None:
         return ""
-    return value if isinstance(value, str) else str(value)
+    return clean(value if isinstance(value, str) else str(value))
 
 
 def _float(value: Any) -> float | None:
