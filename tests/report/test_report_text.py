@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sumjudge.report import build_items
-from sumjudge.report._text import clean, esc, find, render_spans
+from sumjudge.report._text import clean, esc, find, render_spans, short_labels
 from sumjudge.report.detail import render_detail
 
 
@@ -78,3 +78,26 @@ def test_a_report_holds_no_control_characters_from_the_records() -> None:
     assert not any(ch in html for ch in "\x00\x07\x1b")
     assert "[31m" not in html
     assert "finered" in html and "srcred" in html and "sumred" in html
+
+
+def test_short_labels_keep_distinct_ids_distinct() -> None:
+    ids = [
+        "summeval-cnn-test-404f859482d47c127868964a9a39d1a7645dd2e9-M0",
+        "summeval-cnn-test-404f859482d47c127868964a9a39d1a7645dd2e9-M1",
+        "summeval-cnn-test-404f859482d47c127868964a9a39d1a7645dd2e9-M10",
+        "short-id",
+        "x" * 40 + "-same-ending-for-a-long-while",
+        "y" * 40 + "-same-ending-for-a-long-while",
+        "x" * 10 + "z" * 30 + "-same-ending-for-a-long-while",
+    ]
+    labels = short_labels(ids)
+    assert set(labels) == set(ids)
+    assert len(set(labels.values())) == len(ids)
+    assert labels["short-id"] == "short-id"
+    assert labels[ids[0]].endswith("-M0") and labels[ids[1]].endswith("-M1")
+    for value, label in labels.items():
+        assert label == value or (
+            "…" in label and value.startswith(label.split("…")[0])
+            and value.endswith(label.split("…")[1])
+        )  # fmt: skip
+    assert short_labels([ids[0], ids[0]]) == {ids[0]: labels[ids[0]]}

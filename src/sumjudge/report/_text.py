@@ -15,6 +15,7 @@ __all__ = [
     "fragments",
     "marked",
     "render_spans",
+    "short_labels",
 ]
 
 QUOTED = re.compile(r"\"([^\"]{6,})\"")
@@ -120,3 +121,33 @@ def marked(text: str, start: int, end: int, chosen: Sequence[Span]) -> str:
         pos = e
     out.append(esc(text[pos:end]))
     return "".join(out)
+
+
+def short_labels(values: Sequence[str], limit: int = 28, head: int = 10) -> dict[str, str]:
+    """A display label per value: whole when short, else head + "…" + a distinguishing tail.
+
+    Values longer than `limit` keep their first `head` characters and as long a tail as it
+    takes for every label to stay distinct (ids often differ only at the end, as in
+    `...-M0` and `...-M1`); a value that cannot be told apart that way is shown whole.
+    """
+    distinct = list(dict.fromkeys(values))
+    tails = {v: limit - head - 1 for v in distinct if len(v) > limit}
+
+    def label(v: str) -> str:
+        tail = tails.get(v)
+        if tail is None or head + 1 + tail >= len(v):
+            return v
+        return f"{v[:head]}…{v[-tail:]}"
+
+    while True:
+        labels: dict[str, list[str]] = {}
+        for v in distinct:
+            labels.setdefault(label(v), []).append(v)
+        clashing = [v for group in labels.values() if len(group) > 1 for v in group]
+        grown = False
+        for v in clashing:
+            if v in tails and head + 1 + tails[v] < len(v):
+                tails[v] += 1
+                grown = True
+        if not grown:
+            return {v: label(v) for v in distinct}

@@ -58,7 +58,7 @@ th .sub { font-size:10px; color:#8a949e; letter-spacing:.06em; text-transform:up
   font-weight:500; }
 th.num { vertical-align:bottom; }
 .id { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; font-size:12px;
-  max-width:180px; overflow:hidden; text-overflow:ellipsis; white-space:nowrap; }
+  max-width:260px; overflow-wrap:anywhere; }
 .badge { display:inline-block; border-radius:999px; padding:0 9px; font-size:12px;
   font-weight:600; white-space:nowrap; }
 .badge.good, .badge.yes { background:var(--good-bg); color:var(--good); }
@@ -98,6 +98,7 @@ table.card tr.first td { border-top:2px solid var(--line); }
 dl.kv { display:grid; grid-template-columns:max-content 1fr; gap:3px 16px; margin:0;
   padding:10px 14px; }
 dl.kv dt { color:var(--muted); } dl.kv dd { margin:0; overflow-wrap:anywhere; }
+code.id-full { overflow-wrap:anywhere; }
 .note { font-size:12px; color:var(--muted); margin:6px 2px; }
 """
 

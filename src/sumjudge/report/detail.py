@@ -32,6 +32,8 @@ def render_detail(item: ItemView) -> str:
     """Everything shown when an item's row is expanded."""
     out: list[str] = []
     texts = _texts(item)
+    if item.id:
+        out.append(f'<p class="note">id <code class="id-full">{esc(item.id)}</code></p>')
     if item.error:
         out.append(f'<p class="err">This row could not be judged: {esc(item.error)}</p>')
     if item.global_explanation:

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..meta.schema import JudgeCard
 from . import charts
-from ._text import esc
+from ._text import esc, short_labels
 from .assets import CSP, CSS, JS
 from .card_html import render_card, render_provenance
 from .detail import render_detail, score_cell
@@ -134,7 +134,13 @@ def _charts(items: Sequence[ItemView], metric_names: Sequence[str]) -> str:
 
 def _items_table(items: Sequence[ItemView], metric_names: Sequence[str]) -> str:
     has_rating = any(i.rating for i in items)
-    human_names = list(dict.fromkeys(k for i in items for k in i.human))
+    # Human columns in the judge columns' order (then any human label the judge lacks).
+    labelled = {k for i in items for k in i.human}
+    human_names = [n for n in metric_names if n in labelled]
+    human_names += [
+        n for n in dict.fromkeys(k for i in items for k in i.human) if n not in human_names
+    ]
+    id_labels = short_labels([i.id for i in items if i.id])
     head = [
         '<th data-key="index" class="num">#</th>',
         '<th data-key="id">id</th>',
@@ -155,7 +161,9 @@ def _items_table(items: Sequence[ItemView], metric_names: Sequence[str]) -> str:
     ncols = len(head)
     if not items:
         return '<section id="items"><h2>Items</h2><p class="note">No items.</p></section>'
-    bodies = [_item_body(item, metric_names, human_names, has_rating, ncols) for item in items]
+    bodies = [
+        _item_body(item, metric_names, human_names, has_rating, ncols, id_labels) for item in items
+    ]
     return (
         '<section id="items"><h2>Items <button type="button" class="toggle" id="expand-all" '
         'aria-pressed="false">expand all</button></h2>'
@@ -176,10 +184,12 @@ def _item_body(
     human_names: Sequence[str],
     has_rating: bool,
     ncols: int,
+    id_labels: Mapping[str, str],
 ) -> str:
     attrs = {"index": str(item.index), "id": item.id or ""}
+    label = id_labels.get(item.id, item.id) if item.id else ""
     cells = [f'<td class="num">{item.index}</td>', f'<td class="id" title="{esc(item.id)}">'
-             f"{esc(item.id or '')}</td>"]  # fmt: skip
+             f"{esc(label)}</td>"]  # fmt: skip
     if has_rating:
         attrs["rating"] = str(_RATING_RANK.get(item.rating or "", ""))
         cells.append(f"<td>{_rating_badge(item)}</td>")
