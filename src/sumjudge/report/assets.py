@@ -65,6 +65,9 @@ th.num { vertical-align:bottom; }
 .badge.incomplete, .badge.partial { background:var(--mid-bg); color:var(--mid); }
 .badge.bad, .badge.no, .badge.failed { background:var(--bad-bg); color:var(--bad); }
 .badge.na { background:var(--na-bg); color:var(--na); }
+.why { display:block; max-width:220px; margin-left:auto; font-size:11px; line-height:1.3;
+  color:var(--muted); white-space:normal; text-align:right; overflow:hidden;
+  display:-webkit-box; -webkit-line-clamp:2; -webkit-box-orient:vertical; }
 .score { font-weight:600; } .score.s1 { color:var(--bad); } .score.s2 { color:var(--mid); }
 .score.s3 { color:var(--good); } .w { color:var(--muted); font-size:12px; }
 .err { color:var(--bad); }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ._text import QUOTED, Span, esc, find, fragments, render_spans
@@ -10,14 +11,29 @@ from .views import Claim, ItemView, MetricView, SectionView, TurnView
 __all__ = ["render_detail", "score_cell"]
 
 
+_NO_REASON = "no reason given in the results"
+_NA_PREFIX = re.compile(r"^\s*N/A\b[\s:.-]*", re.IGNORECASE)
+
+
 def score_cell(view: MetricView | None) -> str:
-    """A metric's score as a coloured cell value (failed, N/A, 1-3 with weighted, or %)."""
+    """A metric's score as a coloured cell value (failed, N/A, 1-3 with weighted, or %).
+
+    A failed or N/A metric shows why, as text under its badge (cut to two lines by the
+    stylesheet) and whole in the tooltip.
+    """
     if view is None:
         return ""
     if view.error:
-        return f'<span class="badge failed" title="{esc(view.error)}">failed</span>'
+        return (
+            f'<span class="badge failed" title="{esc(view.error)}">failed</span>'
+            f'<span class="why" title="{esc(view.error)}">{esc(view.error)}</span>'
+        )
     if view.value is None:
-        return f'<span class="badge na" title="{esc(view.reason)}">N/A</span>'
+        why = _strip_na(view.reason or "") or _NO_REASON
+        return (
+            f'<span class="badge na" title="{esc(why)}">N/A</span>'
+            f'<span class="why" title="{esc(why)}">{esc(why)}</span>'
+        )
     if view.unit == "1-3":
         cls = f"s{max(1, min(3, round(view.value)))}"
         text = f'<span class="score {cls}">{view.value:g}</span>'
@@ -55,7 +71,8 @@ def _metric_block(item: ItemView, view: MetricView) -> str:
     if view.error:
         cls, head = "mf", f'<span class="badge failed">failed</span> {esc(view.error)}'
     elif view.value is None:
-        cls, head = "mf", f'<span class="badge na">N/A</span> {esc(_strip_na(view.reason or ""))}'
+        why = _strip_na(view.reason or "") or _NO_REASON
+        cls, head = "mf", f'<span class="badge na">N/A</span> {esc(why)}'
     else:
         level = round(view.value) if view.unit == "1-3" else (
             3 if view.value >= 80 else 2 if view.value >= 50 else 1)  # fmt: skip
@@ -64,6 +81,12 @@ def _metric_block(item: ItemView, view: MetricView) -> str:
     body = [f"<p><strong>{esc(view.name)}</strong> {head}{mode}</p>"]
     if view.explanation:
         body.append(f'<p class="explanation">{esc(view.explanation)}</p>')
+    if view.unscored_sections:
+        lis = "".join(
+            f"<li><strong>{esc(name)}</strong> {_unscored(reason, error)}</li>"
+            for name, reason, error in view.unscored_sections
+        )
+        body.append(f'<ul class="evidence unscored">{lis}</ul>')
     if view.evidence:
         lis = "".join(f"<li>{esc(e)}</li>" for e in view.evidence)
         body.append(
@@ -121,11 +144,9 @@ def _rubric_tables(metric: str, sections: Sequence[SectionView]) -> str:
         score = (
             f"{sec.score:.0f}%"
             if sec.score is not None
-            else f"N/A ({_strip_na(sec.reason)})"
-            if sec.reason
             else f"failed: {sec.error}"
             if sec.error
-            else "—"
+            else f"N/A ({_strip_na(sec.reason or '') or _NO_REASON})"
         )
         rows = []
         for r in sec.rubrics:
@@ -174,7 +195,14 @@ def _rubric_tables(metric: str, sections: Sequence[SectionView]) -> str:
 
 
 def _strip_na(reason: str) -> str:
-    return reason[4:].strip() if reason.upper().startswith("N/A:") else reason
+    # "N/A: needs an LLM judge" and "N/A offline: ..." read after an N/A badge.
+    return _NA_PREFIX.sub("", reason, count=1).strip()
+
+
+def _unscored(reason: str | None, error: str | None) -> str:
+    if error:
+        return f'<span class="badge failed">failed</span> {esc(error)}'
+    return f'<span class="badge na">N/A</span> {esc(_strip_na(reason or "") or _NO_REASON)}'
 
 
 def _yes_no(value: bool | None, word: str) -> str:

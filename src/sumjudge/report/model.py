@@ -158,6 +158,11 @@ def _auto_metric(item: ItemView, name: str, value: Mapping[str, Any]) -> None:
             ]
             if len(per_section) > 1:
                 view.explanation += f" ({', '.join(per_section)})"
+        view.unscored_sections = [
+            (s.name, s.reason, s.error)
+            for s in section_views
+            if s.score is None and (s.reason or s.error)
+        ]
     else:
         item.rubric_sections[name] = section_views
         counts = [s.counts for s in section_views if s.counts]

@@ -35,6 +35,8 @@ class MetricView:
         reason: Why the metric does not apply (an N/A score).
         evidence: Evidence lines (the offline judge quotes the source in them).
         mode: How the score was produced (e.g. the score mode), when the record says.
+        unscored_sections: `(section, reason, error)` for each section that is N/A or
+            failed and is not shown elsewhere (accuracy has no per-section tables).
     """
 
     name: str
@@ -46,6 +48,7 @@ class MetricView:
     reason: str | None = None
     evidence: list[str] = field(default_factory=list)
     mode: str | None = None
+    unscored_sections: list[tuple[str, str | None, str | None]] = field(default_factory=list)
 
 
 @dataclass
