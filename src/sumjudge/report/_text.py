@@ -9,6 +9,7 @@ from collections.abc import Sequence
 __all__ = [
     "QUOTED",
     "Span",
+    "choose_spans",
     "clean",
     "esc",
     "find",

@@ -83,6 +83,14 @@ details > summary { font-weight:600; }
 ul.evidence { margin:4px 0; padding-left:18px; color:var(--muted); }
 .text { white-space:pre-wrap; background:var(--card); border:1px solid var(--line);
   border-radius:8px; padding:10px 12px; max-height:420px; overflow:auto; font-size:13px; }
+.text.md { white-space:normal; }
+.md > :first-child { margin-top:0; } .md > :last-child { margin-bottom:0; }
+.md p { margin:6px 0; } h4.md, h5.md, h6.md { margin:10px 0 4px; font-size:14px; }
+h5.md, h6.md { font-size:13px; } ul.md, ol.md { margin:4px 0; padding-left:22px; }
+table.md { width:auto; margin:6px 0; } table.md th, table.md td { padding:3px 8px;
+  border:1px solid var(--line); font-size:13px; white-space:normal; color:var(--ink); }
+.md code { font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace; font-size:12px;
+  background:#f1f3f5; border-radius:3px; padding:0 3px; }
 .turn { display:grid; grid-template-columns:28px 118px minmax(0,1fr); gap:6px; padding:2px 0;
   border-bottom:1px dashed #eef0f3; }
 .turn .tn { color:var(--muted); font-variant-numeric:tabular-nums; text-align:right; }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ._markdown import render_markdown
 from ._text import QUOTED, Span, esc, find, fragments, render_spans
 from .views import Claim, ItemView, MetricView, SectionView, TurnView
 
@@ -218,13 +219,11 @@ def _yes_no(value: bool | None, word: str) -> str:
 def _texts(item: ItemView) -> str:
     summary_html = ""
     if isinstance(item.summary, str):
-        summary_html = (
-            f'<div class="text summary-text">{_highlight_evidence(item.summary, item)}</div>'
-        )
+        summary_html = _summary_text(item.summary, _evidence_spans(item.summary, item))
     elif isinstance(item.summary, dict):
         summary_html = "".join(
             f'<p style="margin:6px 0 2px"><strong>{esc(name)}</strong></p>'
-            f'<div class="text summary-text">{esc(text)}</div>'
+            + _summary_text(text, [])
             for name, text in item.summary.items()
         )
     if item.turns:
@@ -299,8 +298,21 @@ def _claim_marks(
     return marks
 
 
+def _summary_text(text: str, spans: Sequence[Span]) -> str:
+    """A summary: its Markdown rendered when it uses any, else as plain pre-wrapped text."""
+    rendered = render_markdown(text, spans)
+    if rendered is None:
+        return f'<div class="text summary-text">{render_spans(text, spans)}</div>'
+    return f'<div class="text summary-text md">{rendered}</div>'
+
+
 def _highlight_evidence(text: str, item: ItemView) -> str:
     """Escape `text`, marking the passages the offline judge's evidence quotes."""
+    return render_spans(text, _evidence_spans(text, item))
+
+
+def _evidence_spans(text: str, item: ItemView) -> list[Span]:
+    """The passages of `text` that the offline judge's evidence quotes."""
     spans: list[Span] = []
     for view in item.metrics.values():
         for line in view.evidence:
@@ -309,4 +321,4 @@ def _highlight_evidence(text: str, item: ItemView) -> str:
                     found = find(text, fragment)
                     if found is not None:
                         spans.append((*found, "ev", f"{view.name}: {line}", ""))
-    return render_spans(text, spans)
+    return spans
