@@ -124,7 +124,7 @@ def marked(text: str, start: int, end: int, chosen: Sequence[Span]) -> str:
     return "".join(out)
 
 
-def short_labels(values: Sequence[str], limit: int = 28, head: int = 10) -> dict[str, str]:
+def short_labels(values: Sequence[str], limit: int = 36, head: int = 12) -> dict[str, str]:
     """A display label per value: whole when short, else head + "…" + a distinguishing tail.
 
     Values longer than `limit` keep their first `head` characters and as long a tail as it
