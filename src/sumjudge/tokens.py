@@ -42,9 +42,10 @@ class ContextFit:
             f"the source does not fit {judge}'s context window: the largest request needs "
             f"~{self.needed_tokens} tokens (prompt ~{self.prompt_tokens}, of which the source "
             f"~{self.source_tokens}, plus up to {self.reply_tokens} for the reply) but the "
-            f"window is {self.window} tokens. sumjudge never truncates the source: use a judge "
-            "with a larger window (or set its window with --context-window if our table is "
-            "out of date). Token counts are estimates (~4 characters per token)."
+            f"window is {self.window} tokens. sumjudge never truncates the source: judge it by "
+            'parts with --long-source chunked (long_source="chunked" in the API), use a judge '
+            "with a larger window, or set its window with --context-window if our table is out "
+            "of date. Token counts are estimates (~4 characters per token)."
         )
 
     def to_dict(self) -> dict[str, object]:
