@@ -21,11 +21,20 @@ from ..datasets.conversations import (
     read_conversation_rows,
 )
 from ..datasets.files import count_rows
-from ..errors import DataError
+from ..errors import ConfigError, DataError
 from ..evaluators.auto import AUTO_METRICS
 from ._batch import add_batch_arguments
 from ._common import choose_model, eprint
-from ._run import add_judge_arguments, evaluator_options, metric_list, run_batch_command
+from ._run import (
+    DefaultsHelpFormatter,
+    add_judge_arguments,
+    add_output_arguments,
+    build_evaluator,
+    check_flags,
+    evaluator_options,
+    metric_list,
+    run_batch_command,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -33,17 +42,26 @@ __all__ = ["add_parser", "run"]
 _HELP = "judge conversation summaries on accuracy, adherence and completeness"
 _DESCRIPTION = """
 Judge conversation summaries (free text or sections) against their transcripts on
-accuracy, adherence and completeness. Writes one JSON line per conversation and
-prints averages per metric and per section to stderr."""
+accuracy, adherence and completeness. On a terminal the results are a table; otherwise
+(or with -o) one JSON line per conversation. Averages per metric and per section go to
+stderr."""
 
 
 def add_parser(sub: Any) -> None:
     """Add the `autoeval` subcommand and its flags to the subparsers `sub`."""
-    p = sub.add_parser("autoeval", help=_HELP, description=_DESCRIPTION)
-    p.add_argument(
-        "file", nargs="?", help="JSONL, CSV or Parquet with transcript and summary per row"
+    p = sub.add_parser(
+        "autoeval", help=_HELP, description=_DESCRIPTION, formatter_class=DefaultsHelpFormatter
     )
-    p.add_argument("--sections", help="section definitions, YAML or JSON")
+    p.add_argument(
+        "file",
+        nargs="?",
+        help="JSONL, CSV or Parquet with transcript and summary per row (or give --example)",
+    )
+    p.add_argument(
+        "--sections",
+        help="section definitions, YAML or JSON (default: none, so adherence and "
+        "completeness are N/A; the bundled ones with --example)",
+    )
     p.add_argument(
         "--example", action="store_true", help="judge the bundled contact-centre examples"
     )
@@ -52,10 +70,17 @@ def add_parser(sub: Any) -> None:
         metrics=f"{','.join(AUTO_METRICS)},consistency",
         language="language for justifications (default: the transcript's)",
     )
-    p.add_argument("--rubric-cache", help="JSON file that keeps rubric questions between runs")
-    p.add_argument("--transcript-column", default="transcript")
-    p.add_argument("--summary-column", default="summary")
-    p.add_argument("--id-column", default="id")
+    p.add_argument(
+        "--rubric-cache",
+        help="JSON file that keeps rubric questions between runs (default: none; the "
+        "response cache still answers repeated generations)",
+    )
+    p.add_argument(
+        "--transcript-column", default="transcript", help="FILE's column with the transcript"
+    )
+    p.add_argument("--summary-column", default="summary", help="FILE's column with the summary")
+    p.add_argument("--id-column", default="id", help="FILE's column with each row's id")
+    add_output_arguments(p)
     add_batch_arguments(p)
     p.set_defaults(handler=run)
 
@@ -64,6 +89,10 @@ def _inputs(
     args: argparse.Namespace,
 ) -> tuple[Iterable[ConversationItem | DataError], list[SectionDefinition], int | None]:
     sections: list[SectionDefinition] = []
+    if args.example and args.file:
+        raise ConfigError(
+            "FILE and --example are different inputs: give one (a FILE of rows, or --example)"
+        )
     if args.example:
         data = load_contact_center_dataset()
         items: list[ConversationItem] = data.load()
@@ -72,12 +101,10 @@ def _inputs(
             sections = load_sections(args.sections)
         return items, sections, len(items)
     if not args.file:
-        raise SystemExit(
-            "sumjudge: give a FILE (JSONL, CSV or Parquet) with --sections, or --example"
-        )
+        raise ConfigError("give a FILE (JSONL, CSV or Parquet) with --sections, or --example")
     path = Path(args.file)
     if not path.exists():
-        raise SystemExit(f"sumjudge: no such file: {path}")
+        raise ConfigError(f"no such file: {path} (FILE: JSONL, CSV or Parquet)")
     if args.sections:
         sections = load_sections(args.sections)
     else:
@@ -95,16 +122,31 @@ def _rows(args: argparse.Namespace) -> Iterable[ConversationItem | DataError]:
 
 
 async def _run(args: argparse.Namespace) -> int:
+    check_flags(args)
     items, sections, total = _inputs(args)
-    evaluator = AutoEvaluator(
-        choose_model(args.model, args.base_url),
-        metrics=metric_list(args),
-        sections=sections,
-        rubric_cache=args.rubric_cache,
-        **evaluator_options(args),
-    )
+    model = choose_model(args.model, args.base_url)
+    options = evaluator_options(args)
+
+    def make(credentials: str | None) -> AutoEvaluator:
+        return AutoEvaluator(
+            model,
+            credentials,
+            metrics=metric_list(args),
+            sections=sections,
+            rubric_cache=args.rubric_cache,
+            **options,
+        )
+
+    evaluator = build_evaluator(args, make)
     return await run_batch_command(
-        args, evaluator, items, total, dataset=DatasetSummary(), write_report=_write_report
+        args,
+        evaluator,
+        items,
+        total,
+        kind="conversation",
+        metrics=evaluator.metrics,
+        dataset=DatasetSummary(),
+        write_report=_write_report,
     )
 
 

@@ -10,13 +10,22 @@ from typing import Any
 
 from ..datasets import load_simple_summarization_dataset, read_summary_rows
 from ..datasets.files import count_rows
-from ..errors import DataError
+from ..errors import ConfigError, DataError
 from ..evaluators.summarization import SummarizationEvaluator
 from ..metrics import SUMMARY_METRICS
 from ..types import SummaryData
 from ._batch import add_batch_arguments
 from ._common import choose_model, eprint
-from ._run import add_judge_arguments, evaluator_options, metric_list, run_batch_command
+from ._run import (
+    DefaultsHelpFormatter,
+    add_judge_arguments,
+    add_output_arguments,
+    build_evaluator,
+    check_flags,
+    evaluator_options,
+    metric_list,
+    run_batch_command,
+)
 
 __all__ = ["add_parser", "run"]
 
@@ -26,10 +35,17 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         "evaluate",
         help="judge summaries against their sources",
-        description="Judge summaries on coherence, consistency, relevance and fluency.",
+        description="Judge summaries on coherence, consistency, relevance and fluency. "
+        "On a terminal the results are a table; otherwise (or with -o) JSON lines.",
+        formatter_class=DefaultsHelpFormatter,
     )
-    p.add_argument("file", nargs="?", help="JSONL, CSV or Parquet with input and summary columns")
-    p.add_argument("--input-file", help="a source text file (with --summary-file)")
+    p.add_argument(
+        "file",
+        nargs="?",
+        help="JSONL, CSV or Parquet with input and summary columns "
+        "(or give --input-file/--summary-file, or --example)",
+    )
+    p.add_argument("--input-file", help="a source text file (with --summary-file; not with FILE)")
     p.add_argument("--summary-file", help="a summary text file (with --input-file)")
     p.add_argument("--example", action="store_true", help="judge the bundled example dataset")
     add_judge_arguments(
@@ -37,9 +53,9 @@ def add_parser(sub: Any) -> None:
         metrics=",".join(SUMMARY_METRICS),
         language="language for explanations (default: the source's)",
     )
-    p.add_argument("--input-column", default="input")
-    p.add_argument("--summary-column", default="summary")
-    p.add_argument("--id-column", default="id")
+    p.add_argument("--input-column", default="input", help="FILE's column with the source")
+    p.add_argument("--summary-column", default="summary", help="FILE's column with the summary")
+    p.add_argument("--id-column", default="id", help="FILE's column with each row's id")
     p.add_argument("--no-logprobs", action="store_true", help="do not request token logprobs")
     p.add_argument(
         "--single-call",
@@ -52,15 +68,25 @@ def add_parser(sub: Any) -> None:
         default="source_first",
         help="rubrics_first: all metric instructions in a run-wide cached system message",
     )
+    add_output_arguments(p)
     add_batch_arguments(p)
     p.set_defaults(handler=run)
 
 
 def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError], bool, int | None]:
     """(items, single, total) for the chosen input mode."""
-    if args.input_file or args.summary_file:
+    pair = args.input_file or args.summary_file
+    given = [n for n, v in (("FILE", args.file), ("--example", args.example)) if v]
+    if pair:
+        given.append("--input-file/--summary-file")
+    if len(given) > 1:
+        raise ConfigError(
+            f"{' and '.join(given)} are different inputs: give one (a FILE of rows, "
+            "one pair with --input-file/--summary-file, or --example)"
+        )
+    if pair:
         if not (args.input_file and args.summary_file):
-            raise SystemExit("sumjudge: --input-file and --summary-file go together")
+            raise ConfigError("--input-file and --summary-file go together: give both")
         text = Path(args.input_file).read_text(encoding="utf-8")
         summary = Path(args.summary_file).read_text(encoding="utf-8")
         try:
@@ -72,10 +98,10 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
         items = load_simple_summarization_dataset().load()
         return items, False, len(items)
     if not args.file:
-        raise SystemExit("sumjudge: give a FILE, --input-file/--summary-file, or --example")
+        raise ConfigError("give a FILE, --input-file/--summary-file, or --example")
     path = Path(args.file)
     if not path.exists():
-        raise SystemExit(f"sumjudge: no such file: {path}")
+        raise ConfigError(f"no such file: {path} (FILE: JSONL, CSV or Parquet)")
     rows: Iterator[SummaryData | DataError] = read_summary_rows(
         path,
         input_column=args.input_column,
@@ -86,17 +112,32 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
 
 
 async def _run(args: argparse.Namespace) -> int:
+    check_flags(args)
     items, single, total = _items(args)
-    evaluator = SummarizationEvaluator(
-        choose_model(args.model, args.base_url),
-        enabled_metrics=metric_list(args),
-        logprobs=not args.no_logprobs,
-        single_call=args.single_call,
-        prompt_layout=args.prompt_layout,
-        **evaluator_options(args),
-    )
+    model = choose_model(args.model, args.base_url)
+    options = evaluator_options(args)
+
+    def make(credentials: str | None) -> SummarizationEvaluator:
+        return SummarizationEvaluator(
+            model,
+            credentials,
+            enabled_metrics=metric_list(args),
+            logprobs=not args.no_logprobs,
+            single_call=args.single_call,
+            prompt_layout=args.prompt_layout,
+            **options,
+        )
+
+    evaluator = build_evaluator(args, make)
     return await run_batch_command(
-        args, evaluator, items, total, single=single, write_report=_write_report
+        args,
+        evaluator,
+        items,
+        total,
+        kind="summary",
+        metrics=evaluator.enabled_metrics,
+        single=single,
+        write_report=_write_report,
     )
 
 
