@@ -17,6 +17,7 @@ from typing import Any
 __all__ = ["ResultTable", "one_line"]
 
 _ID_WIDTH = 40
+_MIN_ID = 12
 _MIN_REASON = 20
 _SPACE = re.compile(r"\s+")
 _WIDE_REASON = 60
@@ -146,6 +147,10 @@ class ResultTable:
             reason_w = max(_MIN_REASON, self.width - fixed - 1)
             if reason_w >= _WIDE_REASON:
                 break
+        if self.width - fixed - 1 < _MIN_REASON:  # narrow: long ids give up room first
+            spare = min(id_w - _MIN_ID, _MIN_REASON - (self.width - fixed - 1))
+            id_w -= max(0, spare)
+            reason_w = max(_MIN_REASON // 2, self.width - (fixed - max(0, spare)) - 1)
 
         def line(label: str, rating: str, cells: list[str], reason: str) -> str:
             parts = [one_line(label, id_w).ljust(id_w), rating.ljust(rating_w)]
