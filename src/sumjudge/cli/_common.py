@@ -1,16 +1,42 @@
-"""Pieces shared by the subcommands: judge choice, output, error reporting."""
+"""Pieces shared by the subcommands: judge choice, output, exit codes, flag values.
+
+Exit codes: 0 success; 1 an internal error (a bug in sumjudge: one line, the traceback
+with `--debug`); 2 a usage or configuration error (a bad flag value, a missing or
+unreadable file, an output that would overwrite an input); 3 some items failed; 4 the run
+stopped early (`--max-cost`); 130 interrupted (Ctrl-C); 141 the output pipe closed.
+
+The flag types (`int_at_least`, `positive_float`, ...) are argparse `type=` functions:
+a bad value is reported by argparse as `argument --flag: must be ...`, exit 2.
+"""
 
 from __future__ import annotations
 
+import argparse
+import math
 import os
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
-__all__ = ["EXIT_CONFIG", "EXIT_ITEM_ERRORS", "EXIT_OK", "choose_model", "eprint"]
+__all__ = [
+    "EXIT_BUG",
+    "EXIT_CONFIG",
+    "EXIT_INTERRUPTED",
+    "EXIT_ITEM_ERRORS",
+    "EXIT_OK",
+    "choose_model",
+    "eprint",
+    "int_at_least",
+    "non_negative_float",
+    "open_fraction",
+    "positive_float",
+]
 
 EXIT_OK = 0
+EXIT_BUG = 1
 EXIT_CONFIG = 2
 EXIT_ITEM_ERRORS = 3
+EXIT_INTERRUPTED = 130
 
 _KEYED_DEFAULTS = (
     ("GOOGLE_API_KEY", "google/gemini-2.5-flash"),
@@ -20,7 +46,56 @@ _KEYED_DEFAULTS = (
 
 
 def eprint(*parts: object, file: TextIO | None = None) -> None:
+    """Print to stderr (or `file`), flushed at once."""
     print(*parts, file=file or sys.stderr, flush=True)
+
+
+def _number(text: str, kind: type[int] | type[float]) -> float:
+    try:
+        value = kind(text)
+    except ValueError:
+        noun = "a whole number" if kind is int else "a number"
+        raise argparse.ArgumentTypeError(f"must be {noun} (got {text!r})") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number (got {text!r})")
+    return value
+
+
+def int_at_least(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number >= `minimum`."""
+
+    def parse(text: str) -> int:
+        value = int(_number(text, int))
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be at least {minimum} (got {text})")
+        return value
+
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a finite number > 0."""
+    value = _number(text, float)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be greater than 0 (got {text})")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    """An argparse type: a finite number >= 0."""
+    value = _number(text, float)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more (got {text})")
+    return value
+
+
+def open_fraction(text: str) -> float:
+    """An argparse type: a number strictly between 0 and 1."""
+    value = _number(text, float)
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, exclusive (got {text})")
+    return value
 
 
 def choose_model(explicit: str | None, base_url: str | None) -> str:
