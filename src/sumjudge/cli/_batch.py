@@ -1,29 +1,63 @@
 """Batch flags and output helpers shared by the batch subcommands (evaluate, autoeval).
 
 - `add_batch_arguments` adds the engine flags (concurrency, rate limits, cache, resume,
-  dry run, cost cap, prices, retries, progress).
-- `RecordSink` streams one JSON line per finished item to the output, flushed at once, so
-  a crash loses nothing already written. With `resume=True` it first rewrites the file
-  keeping only finished records (status "ok" or "invalid"; a torn last line, "failed"
-  and "not_run" records are dropped) and reports their indices, which the run then skips;
-  new records are appended. Each index therefore appears exactly once.
+  dry run, cost cap, prices, retries, progress), with checked values (`--concurrency 0`
+  is a one-line argparse error, exit 2), and declares the command's files (`batch_paths`)
+  so that `main` refuses an output that is one of its inputs before anything is written.
+- `RecordSink` streams one JSON line per finished item, flushed at once (see below).
+- `write_summary_json` writes the run summary whole or not at all.
 - `BatchProgress`: a tqdm bar on stderr with items/s, ETA, failures and spend.
 - Secrets (API keys from the environment) are redacted from everything written.
+
+How `RecordSink` keeps a good file safe (T is the output, P is `T.partial` beside it):
+
+- *Nothing to lose* (T is missing or empty, and no P): the records stream straight into
+  T. A crash leaves T with the records written so far; `--resume` continues from them.
+- *A good file* (T holds data; a new run without `--resume`): T is not touched while the
+  run goes on. The records stream into P (a stale P from an earlier run is started over),
+  flushed line by line. When the run completes (also when some items failed, or
+  `--max-cost` stopped it: it ended on its own) P is synced and renamed over T, in one
+  step. A crash, a kill or Ctrl-C leaves T as it was and P with the finished records.
+- *`--resume`*: the finished records (status "ok" or "invalid"; a torn last line,
+  "failed" and "not_run" records are dropped) of P and then of T are kept, each index
+  once (P is the newer run, so its record of an index wins), and their indices reported
+  in `.done`, which the run skips. If T holds data or P
+  exists, the kept records are written to P (atomically), new records are appended to P,
+  and P replaces T when the run completes; otherwise the run streams into T as above.
+  Each index therefore appears exactly once, and T is only ever replaced by a complete
+  run's output.
+- A target that is not a regular file (`/dev/null`, `/dev/stdout`, a pipe) is written in
+  place; a symlinked target is written through (the file it points to is replaced).
+- When the run is interrupted (KeyboardInterrupt, or the cancellation `asyncio.run`
+  turns Ctrl-C into), the sink closes its file and raises `RunInterrupted` with the
+  count and the file, from which `main` prints the line that says how to resume.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from types import TracebackType
+from typing import Any, Literal, TextIO
 
 from ..cache import ResponseCache
 from ..cost import ModelTable, Price
+from ..errors import ConfigError
 from ..runner import RetryPolicy, RunSummary
+from ._common import int_at_least, non_negative_float, positive_float
+from ._safety import (
+    CommandPaths,
+    NamedPath,
+    RunInterrupted,
+    atomic_write_text,
+    is_regular_or_missing,
+    named_errors,
+)
 
 __all__ = [
     "EXIT_STOPPED",
@@ -31,16 +65,55 @@ __all__ = [
     "BatchProgress",
     "RecordSink",
     "add_batch_arguments",
+    "batch_paths",
     "cache_from_args",
     "price_from_args",
     "redact",
     "retry_policy_from_args",
     "secrets_from_env",
+    "write_summary_json",
 ]
 
 EXIT_STOPPED = 4  # the run stopped early (max cost); the output holds "not_run" records
 KEY_ENV_VARS = ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "ANTHROPIC_API_KEY")
 FINISHED = ("ok", "invalid")
+PARTIAL_SUFFIX = ".partial"
+
+# The batch subcommands' file flags: (flag as typed, args attribute). A flag a subcommand
+# does not have is skipped. --rubric-cache is read and written back, so it is state.
+BATCH_INPUTS = (
+    ("FILE", "file"),
+    ("--input-file", "input_file"),
+    ("--summary-file", "summary_file"),
+    ("--sections", "sections"),
+    ("--prices", "prices"),
+)
+BATCH_STATE = (("--rubric-cache", "rubric_cache"),)
+BATCH_OUTPUTS = (
+    ("-o/--output", "output"),
+    ("--summary-json", "summary_json"),
+    ("--report", "report"),
+)
+
+
+def _named(args: argparse.Namespace, flags: tuple[tuple[str, str], ...]) -> list[NamedPath]:
+    return [(flag, value) for flag, dest in flags if (value := getattr(args, dest, None))]
+
+
+def batch_paths(args: argparse.Namespace) -> CommandPaths:
+    """The files a batch command line reads and writes (what `main` checks first).
+
+    With --report and no -o, the results go next to the report (`_run.py` derives the
+    path the same way), so that derived path is an output too.
+    """
+    outputs = _named(args, BATCH_OUTPUTS)
+    if getattr(args, "report", None) and not getattr(args, "output", None):
+        outputs.append(("-o (derived from --report)", str(Path(args.report).with_suffix(".jsonl"))))
+    return CommandPaths(
+        inputs=_named(args, BATCH_INPUTS),
+        outputs=outputs,
+        state=_named(args, BATCH_STATE),
+    )
 
 
 def add_batch_arguments(p: argparse.ArgumentParser) -> None:
@@ -51,23 +124,27 @@ def add_batch_arguments(p: argparse.ArgumentParser) -> None:
         "--output",
         help="write JSONL results here, one line per item as it finishes (default: stdout)",
     )
-    g.add_argument("--concurrency", type=int, default=8, help="items judged at once (default 8)")
+    g.add_argument(
+        "--concurrency", type=int_at_least(1), default=8, help="items judged at once (default 8)"
+    )
     g.add_argument(
         "--rpm",
         "--requests-per-minute",
         dest="rpm",
-        type=float,
+        type=positive_float,
         help="cap on judge requests per minute",
     )
     g.add_argument(
         "--tpm",
         "--tokens-per-minute",
         dest="tpm",
-        type=float,
+        type=positive_float,
         help="cap on prompt+completion tokens per minute",
     )
-    g.add_argument("--max-attempts", type=int, default=5, help="tries per judge call (default 5)")
-    g.add_argument("--timeout", type=float, default=120.0, help="seconds per judge call")
+    g.add_argument(
+        "--max-attempts", type=int_at_least(1), default=5, help="tries per judge call (default 5)"
+    )
+    g.add_argument("--timeout", type=positive_float, default=120.0, help="seconds per judge call")
     g.add_argument(
         "--no-cache", action="store_true", help="do not read or write the response cache"
     )
@@ -84,7 +161,9 @@ def add_batch_arguments(p: argparse.ArgumentParser) -> None:
         "--dry-run", action="store_true", help="estimate requests, tokens and cost, call nothing"
     )
     g.add_argument(
-        "--max-cost", type=float, help="stop starting new items once this many USD were spent"
+        "--max-cost",
+        type=non_negative_float,
+        help="stop starting new items once this many USD were spent",
     )
     g.add_argument("--price", help="the judge's price, USD per 1M tokens: IN,CACHED,OUT")
     g.add_argument(
@@ -92,7 +171,9 @@ def add_batch_arguments(p: argparse.ArgumentParser) -> None:
         help="JSON file of model -> {input, cached_input, output, "
         "context_window} overriding the built-in table",
     )
-    g.add_argument("--context-window", type=int, help="the judge's context window in tokens")
+    g.add_argument(
+        "--context-window", type=int_at_least(1), help="the judge's context window in tokens"
+    )
     g.add_argument("--summary-json", help="also write the run summary as JSON to this file")
     g.add_argument(
         "--report",
@@ -100,19 +181,23 @@ def add_batch_arguments(p: argparse.ArgumentParser) -> None:
         help="also write a self-contained HTML report here (results go to -o, or next to it)",
     )
     g.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.set_defaults(paths=batch_paths)
 
 
 def retry_policy_from_args(args: argparse.Namespace) -> RetryPolicy:
-    return RetryPolicy(max_attempts=max(1, args.max_attempts), timeout=args.timeout)
+    """The retry policy of --max-attempts and --timeout."""
+    return RetryPolicy(max_attempts=args.max_attempts, timeout=args.timeout)
 
 
 def cache_from_args(args: argparse.Namespace) -> ResponseCache | None:
+    """The response cache of --cache-dir (None with --no-cache)."""
     if args.no_cache:
         return None
     return ResponseCache(args.cache_dir) if args.cache_dir else ResponseCache()
 
 
 def price_from_args(args: argparse.Namespace) -> tuple[ModelTable, Price | None]:
+    """The price table of --prices and the judge's price of --price."""
     table = ModelTable(args.prices) if args.prices else ModelTable()
     return table, Price.parse(args.price) if args.price else None
 
@@ -123,16 +208,22 @@ def secrets_from_env() -> list[str]:
 
 
 def redact(text: str, secrets: list[str]) -> str:
+    """`text` with every secret replaced by [REDACTED]."""
     for s in secrets:
         if s in text:
             text = text.replace(s, "[REDACTED]")
     return text
 
 
-def _finished_lines(path: Path) -> tuple[list[str], set[int]]:
+def write_summary_json(path: str | Path, data: dict[str, Any], secrets: list[str]) -> None:
+    """Write the run summary `data` as JSON to `path`, redacted, whole or not at all."""
+    atomic_write_text(path, redact(json.dumps(data, indent=2), secrets) + "\n")
+
+
+def _finished_lines(path: Path, done: set[int]) -> list[str]:
+    """Lines of `path` with finished records whose index is not in `done` (added to it)."""
     keep: list[str] = []
-    done: set[int] = set()
-    with path.open(encoding="utf-8", errors="replace") as fh:
+    with named_errors(path), path.open(encoding="utf-8", errors="replace") as fh:
         for line in fh:
             if not line.endswith("\n"):
                 break  # torn by a crash mid-write
@@ -145,18 +236,35 @@ def _finished_lines(path: Path) -> tuple[list[str], set[int]]:
             if data.get("status") in FINISHED and data["index"] not in done:
                 done.add(data["index"])
                 keep.append(line)
-    return keep, done
+    return keep
+
+
+def _has_data(path: Path) -> bool:
+    try:
+        return path.stat().st_size > 0
+    except FileNotFoundError:
+        return False
 
 
 class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
-    """Writes records as JSON lines as they finish (see the module docstring for resume).
+    """Writes records as JSON lines as they finish (see the module docstring).
+
+    Used as a context manager: leaving the block normally completes the output (a partial
+    file replaces the target); leaving it with an exception keeps the target as it was
+    and the partial file for `--resume`; an interrupt is re-raised as `RunInterrupted`.
 
     Args:
         path: the output file; None for stdout.
-        resume: keep the finished records of an existing `path` and report their indices
-            in `.done`.
+        resume: keep the finished records of an existing `path` (and of its partial
+            file) and report their indices in `.done`.
         pretty: indent the JSON (single-item mode).
         secrets: strings to redact from every line.
+
+    Attributes:
+        done: indices of the finished records kept by `resume`.
+        written: records written by this run.
+        path: the output file asked for (None: stdout).
+        stream_path: the file the records go to now (`path` or its partial file).
     """
 
     def __init__(
@@ -171,39 +279,103 @@ class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
         self.secrets = secrets or []
         self.pretty = pretty
         self.written = 0
-        self._own = path is not None
-        if path is None:
+        self.path = Path(path) if path is not None else None
+        self.stream_path: Path | None = None
+        self._replace: Path | None = None  # the target the partial file replaces at the end
+        self._closed = False
+        if self.path is None:
             if resume:
-                raise SystemExit("sumjudge: --resume needs --output FILE")
+                raise ConfigError("--resume needs -o/--output FILE (stdout cannot be resumed)")
             self._fh: TextIO = sys.stdout
             return
-        p = Path(path)
-        if resume and p.exists():
-            keep, self.done = _finished_lines(p)
-            tmp = p.with_name(p.name + ".resume-tmp")
-            with tmp.open("w", encoding="utf-8") as fh:
-                fh.writelines(keep)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, p)  # atomic: a crash leaves the old file or the new one
-            self._fh = p.open("a", encoding="utf-8")
-        else:
-            self._fh = p.open("w", encoding="utf-8")
+        target = Path(os.path.realpath(self.path)) if self.path.is_symlink() else self.path
+        if not is_regular_or_missing(target):
+            self._open(target, "a" if resume else "w")  # a device or pipe: in place
+            return
+        partial = target.with_name(target.name + PARTIAL_SUFFIX)
+        if resume:
+            keep = _finished_lines(partial, self.done) if partial.exists() else []
+            if target.exists():
+                keep += _finished_lines(target, self.done)
+            if _has_data(target) or partial.exists():
+                atomic_write_text(partial, "".join(keep))
+                self._open(partial, "a")
+                self._replace = target
+                return
+            self._open(target, "a" if target.exists() else "w")
+            return
+        if _has_data(target):
+            self._open(partial, "w")  # the good file stays until this run completes
+            self._replace = target
+            return
+        with named_errors(partial):
+            partial.unlink(missing_ok=True)  # an old run's: a later --resume must not use it
+        self._open(target, "w")
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+    def _open(self, path: Path, mode: Literal["a", "w"]) -> None:
+        with named_errors(path):
+            self._fh = path.open(mode, encoding="utf-8")
+        self.stream_path = path
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if exc is None:
+            self.close()
+            return
+        self.abort()
+        if isinstance(exc, (KeyboardInterrupt, asyncio.CancelledError)) and not isinstance(
+            exc, RunInterrupted
+        ):
+            raise RunInterrupted(
+                written=self.written,
+                kept=len(self.done),
+                path=self.stream_path,
+                target=self.path,
+            ) from exc
 
     def write(self, data: dict[str, Any]) -> None:
         """Write one record as a line, redacted, flushed at once."""
         text = json.dumps(data, ensure_ascii=False, indent=2 if self.pretty else None)
-        self._fh.write(redact(text, self.secrets) + "\n")
-        self._fh.flush()
+        with named_errors(self.stream_path or Path("<stdout>")):
+            self._fh.write(redact(text, self.secrets) + "\n")
+            self._fh.flush()
         self.written += 1
 
     def close(self) -> None:
-        """Close the output file (stdout stays open)."""
-        if self._own:
-            self._fh.close()
+        """Complete the output: close the file and put a partial file in the target's place.
+
+        Stdout stays open.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        if self.stream_path is None:
+            return
+        with named_errors(self.stream_path):
+            try:
+                self._fh.flush()
+                if self._replace is not None:
+                    os.fsync(self._fh.fileno())
+            finally:
+                self._fh.close()
+        if self._replace is not None:
+            with named_errors(self._replace):
+                with contextlib.suppress(OSError):
+                    os.chmod(self.stream_path, os.stat(self._replace).st_mode & 0o7777)
+                os.replace(self.stream_path, self._replace)
+
+    def abort(self) -> None:
+        """Close the file without completing: the target stays, the partial file too."""
+        if self._closed:
+            return
+        self._closed = True
+        if self.stream_path is not None:
+            with contextlib.suppress(OSError):
+                self._fh.close()
 
 
 class BatchProgress:
@@ -217,6 +389,7 @@ class BatchProgress:
             self._bar = tqdm(total=total, unit="item", file=sys.stderr, dynamic_ncols=True)
 
     def update(self, summary: RunSummary) -> None:
+        """Advance by one item and show the failures and spend so far."""
         if self._bar is None:
             return
         self._bar.update(1)
@@ -228,11 +401,13 @@ class BatchProgress:
         self._bar.set_postfix(post, refresh=False)
 
     def write(self, message: str) -> None:
+        """Print a line above the bar (or on stderr without one)."""
         if self._bar is not None:
             self._bar.write(message, file=sys.stderr)
         else:
             print(message, file=sys.stderr, flush=True)
 
     def close(self) -> None:
+        """Remove the bar."""
         if self._bar is not None:
             self._bar.close()
