@@ -1,4 +1,8 @@
-"""`sumjudge meta-eval`: measure a judge against human scores and write its judge card."""
+"""`sumjudge meta-eval`: measure a judge against human scores and write its judge card.
+
+Its files (FILE in; -o, --card and --report out) are declared with `meta_eval_paths` and
+checked by `main` before the run; every output is written whole or not at all.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ..metrics import SUMMARY_METRICS
-from ._common import EXIT_OK, choose_model, eprint
+from ._common import EXIT_OK, choose_model, eprint, int_at_least, open_fraction
+from ._safety import CommandPaths, atomic_write_text
 
 __all__ = ["add_parser", "run"]
 
@@ -36,17 +41,32 @@ def add_parser(sub: Any) -> None:
         action="append",
         help="keep only rows of this dataset (repeatable or comma-separated), e.g. summeval",
     )
-    p.add_argument("--limit", type=int, help="judge at most N rows (whole source documents)")
-    p.add_argument("--concurrency", type=int, default=8, help="items judged at once")
-    p.add_argument("--n-resamples", type=int, default=1000, help="bootstrap replicates")
+    p.add_argument(
+        "--limit", type=int_at_least(1), help="judge at most N rows (whole source documents)"
+    )
+    p.add_argument("--concurrency", type=int_at_least(1), default=8, help="items judged at once")
+    p.add_argument(
+        "--n-resamples",
+        type=int_at_least(0),
+        default=1000,
+        help="bootstrap replicates (0: no intervals)",
+    )
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    p.add_argument("--alpha", type=float, default=0.05, help="1 - confidence level")
+    p.add_argument(
+        "--alpha", type=open_fraction, default=0.05, help="1 - confidence level, in (0, 1)"
+    )
     p.add_argument("--card", help="write the judge card (JSON) here")
     p.add_argument("-o", "--output", help="write per-row results (JSONL, with human labels)")
     p.add_argument("--report", help="write an HTML report (items and the judge card) here")
     p.add_argument("--no-logprobs", action="store_true", help="do not request token logprobs")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, paths=meta_eval_paths)
+
+
+def meta_eval_paths(args: argparse.Namespace) -> CommandPaths:
+    """The files of a `meta-eval` command line: FILE in; -o, --card and --report out."""
+    outputs = [("-o/--output", args.output), ("--card", args.card), ("--report", args.report)]
+    return CommandPaths(inputs=[("FILE", args.file)], outputs=outputs)
 
 
 async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
@@ -102,20 +122,17 @@ def run(args: argparse.Namespace) -> int:
     from ..meta.card import format_table
 
     path = Path(args.file)
-    if not path.exists():
-        raise SystemExit(f"sumjudge: no such file: {path}")
     result, failures = asyncio.run(_judge(args, path))
     card = result.card
     print(format_table(card), flush=True)
     if failures:
         eprint(f"sumjudge: {failures} row(s) had failed metrics; they count as missing scores")
     if args.card:
-        Path(args.card).write_text(card.to_json() + "\n", encoding="utf-8")
+        atomic_write_text(args.card, card.to_json() + "\n")
         eprint(f"sumjudge: judge card written to {args.card}")
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            for row in result.result_dicts():
-                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        lines = (json.dumps(row, ensure_ascii=False) + "\n" for row in result.result_dicts())
+        atomic_write_text(args.output, "".join(lines))
         eprint(f"sumjudge: per-row results written to {args.output}")
     if args.report:
         from ..report import write_report

@@ -1,12 +1,16 @@
-"""`sumjudge report`: one self-contained HTML file from a results JSONL."""
+"""`sumjudge report`: one self-contained HTML file from a results JSONL.
+
+Its files (RESULTS, --card and --inputs in; -o out) are declared with `report_paths` and
+checked by `main` before anything is written; the report is written atomically.
+"""
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from ._common import EXIT_CONFIG, EXIT_OK, eprint
+from ._safety import CommandPaths
 
 __all__ = ["add_parser", "run"]
 
@@ -30,17 +34,19 @@ def add_parser(sub: Any) -> None:
         help="the input JSONL the results came from, to show source and summary texts",
     )
     p.add_argument("--title", default="sumjudge report", help="page title")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, paths=report_paths)
+
+
+def report_paths(args: argparse.Namespace) -> CommandPaths:
+    """The files of a `report` command line: RESULTS, --card, --inputs in; -o out."""
+    inputs = [("RESULTS", args.results), ("--card", args.card), ("--inputs", args.inputs)]
+    return CommandPaths(inputs=inputs, outputs=[("-o/--output", args.output)])
 
 
 def run(args: argparse.Namespace) -> int:
     """Write the HTML report; returns the exit code (`EXIT_CONFIG` for unreadable input)."""
     from ..report import write_report
 
-    for name in ("results", "card", "inputs"):
-        value = getattr(args, name)
-        if value and not Path(value).exists():
-            raise SystemExit(f"sumjudge: no such file: {value}")
     try:
         path = write_report(
             args.results, args.output, args.card, inputs=args.inputs, title=args.title
