@@ -167,7 +167,7 @@ def check_outputs(inputs: Sequence[NamedPath], outputs: Sequence[NamedPath]) -> 
                 raise ConfigError(
                     f"{_label(oflag, opath)} is the input {_label(iflag, ipath)}"
                     f"{_how_same(opath, ipath)}: writing it would destroy the input "
-                    f"(choose another {oflag} path)"
+                    f"(choose another {oflag.split()[0]} path)"
                 )
         for sflag, spath in seen:
             if same_file(opath, spath) and is_regular_or_missing(opath):
@@ -304,7 +304,7 @@ _ADVICE = {
     errno.ENOTDIR: "a part of the path is not a folder; check the path",
     errno.EACCES: "check its permissions or choose another path",
     errno.EPERM: "check its permissions or choose another path",
-    errno.ENOSPC: "free some disk space, then rerun (with --resume for a batch)",
+    errno.ENOSPC: "free some disk space, then rerun; a batch continues with --resume",
     errno.EDQUOT: "free some space within your quota, then rerun",
     errno.EROFS: "the file system is read-only; choose another path",
     errno.EFBIG: "the file is too large for this file system; choose another path",
