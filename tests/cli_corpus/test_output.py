@@ -393,7 +393,7 @@ def test_help_shows_every_default(command: str, capsys: pytest.CaptureFixture[st
         (["evaluate", "in.jsonl", "--example"], "FILE and --example are different inputs"),
         (["autoeval", "in.jsonl", "--example"], "FILE and --example are different inputs"),
         (["evaluate", "--input-file", "a"], "--input-file and --summary-file go together"),
-        (["evaluate", "nowhere.jsonl"], "no such file: nowhere.jsonl"),
+        (["evaluate", "nowhere.jsonl"], "FILE nowhere.jsonl: no such file"),
         (["evaluate", "--example", "--resume"], "--resume needs -o/--output FILE"),
     ],
 )

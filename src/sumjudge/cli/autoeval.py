@@ -82,17 +82,22 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--id-column", default="id", help="FILE's column with each row's id")
     add_output_arguments(p)
     add_batch_arguments(p)
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, check=_check)
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Refuse flags that contradict each other, before any file is looked at."""
+    check_flags(args)
+    if args.example and args.file:
+        raise ConfigError(
+            "FILE and --example are different inputs: give one (a FILE of rows, or --example)"
+        )
 
 
 def _inputs(
     args: argparse.Namespace,
 ) -> tuple[Iterable[ConversationItem | DataError], list[SectionDefinition], int | None]:
     sections: list[SectionDefinition] = []
-    if args.example and args.file:
-        raise ConfigError(
-            "FILE and --example are different inputs: give one (a FILE of rows, or --example)"
-        )
     if args.example:
         data = load_contact_center_dataset()
         items: list[ConversationItem] = data.load()
@@ -122,7 +127,6 @@ def _rows(args: argparse.Namespace) -> Iterable[ConversationItem | DataError]:
 
 
 async def _run(args: argparse.Namespace) -> int:
-    check_flags(args)
     items, sections, total = _inputs(args)
     model = choose_model(args.model, args.base_url)
     options = evaluator_options(args)

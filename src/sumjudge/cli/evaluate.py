@@ -70,11 +70,12 @@ def add_parser(sub: Any) -> None:
     )
     add_output_arguments(p)
     add_batch_arguments(p)
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, check=_check)
 
 
-def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError], bool, int | None]:
-    """(items, single, total) for the chosen input mode."""
+def _check(args: argparse.Namespace) -> None:
+    """Refuse flags that contradict each other, before any file is looked at."""
+    check_flags(args)
     pair = args.input_file or args.summary_file
     given = [n for n, v in (("FILE", args.file), ("--example", args.example)) if v]
     if pair:
@@ -84,9 +85,13 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
             f"{' and '.join(given)} are different inputs: give one (a FILE of rows, "
             "one pair with --input-file/--summary-file, or --example)"
         )
-    if pair:
-        if not (args.input_file and args.summary_file):
-            raise ConfigError("--input-file and --summary-file go together: give both")
+    if pair and not (args.input_file and args.summary_file):
+        raise ConfigError("--input-file and --summary-file go together: give both")
+
+
+def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError], bool, int | None]:
+    """(items, single, total) for the chosen input mode."""
+    if args.input_file or args.summary_file:
         text = Path(args.input_file).read_text(encoding="utf-8")
         summary = Path(args.summary_file).read_text(encoding="utf-8")
         try:
@@ -112,7 +117,6 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
 
 
 async def _run(args: argparse.Namespace) -> int:
-    check_flags(args)
     items, single, total = _items(args)
     model = choose_model(args.model, args.base_url)
     options = evaluator_options(args)

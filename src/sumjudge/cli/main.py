@@ -64,6 +64,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        check = getattr(args, "check", None)
+        if check is not None:  # contradicting flags first: they explain more than a path does
+            check(args)
         paths = getattr(args, "paths", None)
         if paths is not None:
             check_command_paths(paths(args))
