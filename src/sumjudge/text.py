@@ -1,4 +1,4 @@
-"""Plain-text helpers shared across sumjudge: sentence splitting and transcript turns.
+r"""Plain-text helpers shared across sumjudge: sentences, transcript turns, control characters.
 
 This is a leaf module: it imports only the standard library, so any part of the package
 (the offline judge, autoevaluation, long-document chunking, reports) can use it without
@@ -9,6 +9,8 @@ Example:
     ['Mr. Lee left.', 'He came back!']
     >>> parse_turn_line("[00:01:12] Rina (PM): Let's start.")
     TurnLine(speaker='Rina', text="Let's start.", role='PM', timestamp='00:01:12')
+    >>> strip_control("\x1b[31mred\x1b[0m\x00 bell\x07")
+    'red bell'
 """
 
 from __future__ import annotations
@@ -24,7 +26,43 @@ __all__ = [
     "parse_turn_line",
     "parse_turns",
     "split_sentences",
+    "strip_control",
 ]
+
+# --- control characters ----------------------------------------------------------------------
+
+# ANSI escape sequences: CSI ("ESC [ ... final"), OSC ("ESC ] ... BEL" or "ESC ] ... ESC \\"),
+# and the two-character escapes ("ESC c", "ESC 7"); the C1 form of CSI (U+009B) as well.
+_ANSI = re.compile(
+    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[ -/]*[0-~]"
+)
+# C0 controls except tab and line feed, DEL and the C1 controls; CR is handled apart.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_ANY_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def strip_control(text: str) -> str:
+    r"""`text` without terminal escapes and control characters; unchanged if it has none.
+
+    ANSI escape sequences (colours, cursor moves, OSC titles and links) are removed whole;
+    NUL, BEL, backspace, form feed, vertical tab, ESC, DEL and the C1 controls are removed;
+    a carriage return ("\r\n" or a lone "\r") becomes a line feed. Tabs and line feeds
+    stay, so markdown and transcripts keep their layout.
+
+    Args:
+        text: Any text, e.g. a source, a summary or a transcript turn.
+
+    Returns:
+        The cleaned text (the same object when there was nothing to remove).
+    """
+    if not _ANY_CONTROL.search(text):
+        return text
+    text = _ANSI.sub("", text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _CONTROL.sub("", text)
+
 
 # --- sentences -------------------------------------------------------------------------------
 

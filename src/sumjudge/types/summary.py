@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 from ..errors import DataError
 from ..protocol import Usage
 from ..rules import Rating
+from ..text import strip_control
 
 __all__ = ["MetricResult", "SummaryData", "SummaryResult", "coerce_item", "not_blank"]
 
@@ -31,6 +32,12 @@ class SummaryData(BaseModel):
     """The generated summary to judge."""
     id: str | None = None
     """Optional identifier carried into results."""
+
+    @field_validator("input", "summary", "id", mode="before")
+    @classmethod
+    def _clean(cls, value: Any) -> Any:
+        # No judge, explanation or terminal sees control characters or ANSI escapes.
+        return strip_control(value) if isinstance(value, str) else value
 
     @field_validator("input", "summary")
     @classmethod
