@@ -21,7 +21,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
 from ..errors import DataError
-from ..text import parse_turn_line
+from ..text import parse_turn_line, strip_control
+from ..transcripts import TranscriptTurn, parse_transcript, structured_format, turns_from_json
 from .summary import not_blank
 
 __all__ = [
@@ -49,6 +50,11 @@ class Turn(BaseModel):
     """The speaker's name, if known."""
     timestamp: str | None = None
     """When the turn started, as written in the source (e.g. "00:01:12")."""
+
+    @field_validator("role", "text", "name", "timestamp", mode="before")
+    @classmethod
+    def _clean(cls, value: Any) -> Any:
+        return strip_control(value) if isinstance(value, str) else value
 
     @field_validator("role", "text")
     @classmethod
@@ -106,12 +112,18 @@ class SectionDefinition(BaseModel):
 
 
 def _turns_from_text(text: str) -> tuple[Turn, ...]:
-    """Each non-empty line is a turn, split by `sumjudge.text.parse_turn_line`.
+    """The turns of a text transcript.
 
-    "Speaker: text" makes the speaker the turn's role; "Name (Role): text" gives the name
-    and the role; a leading timestamp ("[00:01:12]") is kept as the turn's timestamp. A line
-    without a speaker is a turn of role "text".
+    WebVTT, SRT and JSON turn lists are parsed by `sumjudge.transcripts.parse_transcript`
+    (cue numbers and timings dropped, a speaker's consecutive cues merged). Otherwise each
+    non-empty line is a turn, split by `sumjudge.text.parse_turn_line`: "Speaker: text"
+    makes the speaker the turn's role; "Name (Role): text" gives the name and the role; a
+    leading timestamp ("[00:01:12]") is kept as the turn's timestamp. A line without a
+    speaker is a turn of role "text".
     """
+    structured = _structured_turns(text)
+    if structured is not None:
+        return structured
     turns = []
     for line in text.splitlines():
         if not line.strip():
@@ -133,6 +145,38 @@ def _turns_from_text(text: str) -> tuple[Turn, ...]:
     return tuple(turns)
 
 
+def _structured_turns(text: str) -> tuple[Turn, ...] | None:
+    """The turns of a WebVTT, SRT or JSON-turn-list text; None for other text."""
+    if structured_format(text) is None:
+        return None
+    parsed = parse_transcript(text)
+    return tuple(_turn(t) for t in parsed) if parsed else None
+
+
+def _turn(t: TranscriptTurn) -> Turn:
+    if t.speaker is None:
+        return Turn(role="text", text=t.text, timestamp=t.timestamp)
+    if t.role is not None:
+        return Turn(role=t.role, text=t.text, name=t.speaker, timestamp=t.timestamp)
+    return Turn(role=t.speaker, text=t.text, timestamp=t.timestamp)
+
+
+def _turn_mapping(turn: Mapping[str, Any]) -> dict[str, Any]:
+    """A turn mapping with "speaker" (or only "name") as its role and "content" as its text."""
+    data = dict(turn)
+    speaker = data.pop("speaker", None)
+    if data.get("text") is None and isinstance(data.get("content"), str):
+        data["text"] = data.pop("content")
+    if data.get("role") in (None, ""):
+        if speaker not in (None, ""):
+            data["role"] = speaker
+        elif data.get("name") not in (None, ""):
+            data["role"] = data.pop("name")
+    elif speaker not in (None, "") and data.get("name") in (None, ""):
+        data["name"] = speaker
+    return data
+
+
 class ConversationItem(BaseModel):
     """One conversation and the summary to judge.
 
@@ -149,6 +193,11 @@ class ConversationItem(BaseModel):
     @field_validator("transcript")
     @classmethod
     def _transcript(cls, value: str | tuple[Turn, ...]) -> str | tuple[Turn, ...]:
+        if isinstance(value, str):
+            value = strip_control(value)
+            structured = _structured_turns(value)
+            if structured:  # WebVTT, SRT, a JSON turn list: the normalised turns
+                return structured
         if isinstance(value, str) and not value.strip():
             raise ValueError("must not be empty")
         if not isinstance(value, str) and not value:
@@ -159,18 +208,19 @@ class ConversationItem(BaseModel):
     @classmethod
     def _summary(cls, value: str | dict[str, str]) -> str | dict[str, str]:
         if isinstance(value, str):
+            value = strip_control(value)
             if not value.strip():
                 raise ValueError("must not be empty")
             return value
         if not value:
             raise ValueError("must have at least one section")
-        return value
+        return {strip_control(k): strip_control(v) for k, v in value.items()}
 
     @model_validator(mode="before")
     @classmethod
     def _ids_as_text(cls, data: Any) -> Any:
         if isinstance(data, Mapping) and data.get("id") is not None:
-            data = {**data, "id": str(data["id"])}
+            data = {**data, "id": strip_control(str(data["id"]))}
         return data
 
     @property
@@ -206,6 +256,10 @@ def coerce_conversation(item: Any, index: int | str | None = None) -> Conversati
         )
     data = dict(item)
     transcript = data.get("transcript")
+    if isinstance(transcript, str) and transcript.lstrip().startswith("["):
+        listed = turns_from_json(transcript)  # a JSON turn list given as text (a CSV cell)
+        if listed is not None:
+            transcript = [_turn(t) for t in listed if t.text.strip()]
     if isinstance(transcript, (list, tuple)):
         turns = []
         for n, turn in enumerate(transcript, 1):
@@ -219,7 +273,7 @@ def coerce_conversation(item: Any, index: int | str | None = None) -> Conversati
                     field=f"transcript[{n}]",
                 )
             try:
-                turns.append(Turn.model_validate(dict(turn)))
+                turns.append(Turn.model_validate(_turn_mapping(turn)))
             except ValidationError as exc:
                 raise _data_error(exc, index, f"transcript[{n}].") from None
         data["transcript"] = tuple(turns)
