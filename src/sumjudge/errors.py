@@ -130,9 +130,27 @@ class ParseError(SumjudgeError):
 
 
 class DataError(SumjudgeError):
-    """An input item is unusable; names the item and the field."""
+    """An input item is unusable; names the item and the field.
 
-    def __init__(self, message: str, *, item: str | int | None = None, field: str | None = None):
+    Attributes:
+        item: the row's 0-based index (shown as "row N") or an item's name.
+        field: the column or field at fault, if one is.
+        reason: the message without the "row N, field ..." prefix.
+        line: where a file reader found the row: its 1-based line (JSONL, a JSON array's
+            element, the line a CSV record starts on, the header being line 1) or its
+            1-based row number (Parquet); None when the row did not come from a file.
+        id: the row's id, when it has one (kept for rows that cannot be used).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        item: str | int | None = None,
+        field: str | None = None,
+        line: int | None = None,
+        id: str | None = None,
+    ):
         where = []
         if item is not None:
             where.append(f"row {item}" if isinstance(item, int) else f"item {item}")
@@ -143,6 +161,21 @@ class DataError(SumjudgeError):
         self.item = item
         self.field = field
         self.reason = message
+        self.line = line
+        self.id = id
+
+    @property
+    def located(self) -> str:
+        """The message with the row's line and id, when known.
+
+        For example "row 2, field 'summary': is null (line 3, id 'a-7')".
+        """
+        extra = []
+        if self.line is not None:
+            extra.append(f"line {self.line}")
+        if self.id is not None:
+            extra.append(f"id {self.id!r}")
+        return f"{self} ({', '.join(extra)})" if extra else str(self)
 
 
 class ScriptExhaustedError(SumjudgeError):

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -28,7 +29,7 @@ from ..types.conversation import (
     coerce_conversation,
     coerce_section,
 )
-from .files import iter_records
+from .files import DuplicateIds, Warn, _open_rows, check_columns, row_id
 
 __all__ = [
     "ConversationDataset",
@@ -82,35 +83,93 @@ def read_conversation_rows(
     transcript_column: str = "transcript",
     summary_column: str = "summary",
     id_column: str = "id",
+    encoding: str | None = None,
+    on_warning: Warn | None = None,
 ) -> Iterator[ConversationItem | DataError]:
-    """A `ConversationItem` per JSONL row, or a `DataError` for a row that cannot be used.
+    """A `ConversationItem` per row, or a `DataError` for a row that cannot be used.
 
-    The transcript is text or a list of turns ({"role", "text", "name"?, "timestamp"?});
-    the summary is text or an object mapping section names to text.
+    The transcript is text (plain, ``Speaker: text`` lines, WebVTT, SRT, or a JSON list of
+    turns as text) or a list of turns ({"role" | "speaker" | "name", "text", "timestamp"?});
+    the summary is text or an object mapping section names to text. Formats, encodings and
+    row errors are as for `sumjudge.datasets.files.read_summary_rows`: a row error carries
+    the row's `line` and `id`; an absent key "is missing", a null value "is null".
+
+    Args:
+        path: The file (.jsonl, .json, .csv/.tsv or .parquet).
+        transcript_column: The transcript column (``--transcript-column``).
+        summary_column: The summary column (``--summary-column``).
+        id_column: The id column (``--id-column``); ids are optional.
+        encoding: The text encoding when not UTF-8 (``--encoding``).
+        on_warning: Receives file-level warnings (duplicate ids, once, after the last row).
+
+    Raises:
+        DataError: Raised by the call itself when the file cannot be used as a whole
+            (unsupported type, unknown encoding, no rows, a column it does not have).
     """
-    for index, record in enumerate(iter_records(path)):
-        if isinstance(record, DataError):
-            yield record
+    rows = _open_rows(path, encoding)
+    check_columns(
+        rows,
+        {"--transcript-column": transcript_column, "--summary-column": summary_column},
+        id_column,
+    )
+    return _conversation_items(rows, transcript_column, summary_column, id_column, on_warning)
+
+
+def _conversation_items(
+    rows: Any, transcript_column: str, summary_column: str, id_column: str, on_warning: Warn | None
+) -> Iterator[ConversationItem | DataError]:
+    duplicates = DuplicateIds(rows.path, on_warning)
+    for index, raw in enumerate(rows):
+        ident = row_id(raw.record, id_column)
+        duplicates.add(ident)
+        if raw.error is not None:
+            raw.error.id = ident
+            yield raw.error
             continue
-        row: dict[str, Any] = {
-            "transcript": record.get(transcript_column),
-            "summary": record.get(summary_column),
-        }
-        if record.get(id_column) not in (None, ""):
-            row["id"] = record[id_column]
-        for column, key in ((transcript_column, "transcript"), (summary_column, "summary")):
-            if row[key] is None:
-                yield DataError("is missing", item=index, field=column)
-                break
-        else:
-            try:
-                yield coerce_conversation(row, index)
-            except DataError as exc:
-                field = exc.field or ""
-                for key, column in (("transcript", transcript_column), ("summary", summary_column)):
-                    if field.startswith(key):
-                        field = column + field[len(key) :]
-                yield DataError(exc.reason, item=index, field=field or None)
+        yield _conversation(raw.record, index, raw.line, ident, transcript_column, summary_column)
+    duplicates.report()
+
+
+def _conversation(
+    record: dict[str, Any],
+    index: int,
+    line: int | None,
+    ident: str | None,
+    transcript_column: str,
+    summary_column: str,
+) -> ConversationItem | DataError:
+    for column in (transcript_column, summary_column):
+        if column not in record:
+            return DataError("is missing", item=index, field=column, line=line, id=ident)
+        value = record[column]
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            return DataError("is null", item=index, field=column, line=line, id=ident)
+    row: dict[str, Any] = {
+        "transcript": record[transcript_column],
+        "summary": _sections_text(record[summary_column]),
+    }
+    if ident is not None:
+        row["id"] = ident
+    try:
+        return coerce_conversation(row, index)
+    except DataError as exc:
+        field = exc.field or ""
+        for key, column in (("transcript", transcript_column), ("summary", summary_column)):
+            if field.startswith(key):
+                field = column + field[len(key) :]
+        return DataError(exc.reason, item=index, field=field or None, line=line, id=ident)
+
+
+def _sections_text(value: Any) -> Any:
+    """A sectioned summary given as JSON text in a CSV cell becomes its mapping."""
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            parsed = json.loads(value)
+        except json.JSONDecodeError:
+            return value
+        if isinstance(parsed, dict):
+            return parsed
+    return value
 
 
 @dataclass(frozen=True)
