@@ -182,7 +182,7 @@ def test_table_names_the_failure_of_an_invalid_row(
         fh.write(json.dumps({"id": "bad", "input": "Some source."}) + "\n")
     code, out, err = run(capsys, "evaluate", str(rows), *OFFLINE, "--format", "table")
     assert code == 3
-    row = next(line for line in out.splitlines() if line.startswith("#2 "))
+    row = next(line for line in out.splitlines() if line.startswith("bad "))  # its id is kept
     assert row.split()[1] == "invalid" and "is missing" in row
     assert "3 item(s): " in out and "1 invalid" in out
     assert "row 2, field 'summary': is missing" in err

@@ -133,6 +133,20 @@ def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: s
     )
 
 
+def add_input_arguments(p: argparse.ArgumentParser) -> None:
+    """--encoding: how the input files' text is encoded."""
+    p.add_argument(
+        "--encoding",
+        help="the input files' text encoding, e.g. latin-1 or cp1252 (default: UTF-8, with "
+        "or without a byte-order mark; a line that does not decode fails that row only)",
+    )
+
+
+def warn(message: str) -> None:
+    """Print a reader's warning (e.g. repeated ids) as one line on stderr."""
+    eprint(f"sumjudge: warning: {message}")
+
+
 def add_output_arguments(p: argparse.ArgumentParser) -> None:
     """--format: what stdout shows (the -o file is always JSON lines)."""
     p.add_argument(
@@ -513,7 +527,7 @@ async def _judge(
                 for data in in_order.add(record.index, record.to_dict()):
                     output.emit(sink, data)
                 if record.error is not None:
-                    progress.write(redact(f"sumjudge: error: {record.error}", secrets))
+                    progress.write(redact(f"sumjudge: error: {record.error.located}", secrets))
                 elif record.status == "failed":
                     reasons = "; ".join(
                         f"{f.get('metric') or 'item'}: {f['reason']}" for f in record.failures

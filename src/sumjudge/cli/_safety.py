@@ -1,7 +1,7 @@
 """Nothing lost, nothing clobbered: the CLI's checks on the files it reads and writes.
 
-- `check_inputs` makes sure every input file exists, is a file, can be read and, unless it
-  is Parquet, is UTF-8, before the run starts (so the error names the file).
+- `check_inputs` makes sure every input file exists, is a file and can be read, before
+  the run starts (so the error names the file).
 - `check_outputs` refuses an output that is, or resolves to (symlink, hard link, same
   inode), one of the command's inputs or another of its outputs, and an output whose
   folder does not exist. `main` runs both for every subcommand *before anything is opened
@@ -20,7 +20,6 @@ Only the standard library is used here: `sumjudge.cli.main` must import fast.
 from __future__ import annotations
 
 import argparse
-import codecs
 import contextlib
 import errno
 import os
@@ -30,7 +29,6 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
 
 from ..errors import ConfigError
 
@@ -52,9 +50,6 @@ __all__ = [
 
 NamedPath = tuple[str, "str | os.PathLike[str] | None"]
 """A path with the flag it came from, e.g. `("-o/--output", "out.jsonl")`; None: not given."""
-
-_BINARY_SUFFIXES = (".parquet",)
-_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -180,7 +175,10 @@ def check_outputs(inputs: Sequence[NamedPath], outputs: Sequence[NamedPath]) -> 
 
 
 def check_inputs(inputs: Sequence[NamedPath]) -> None:
-    """Make sure every input exists, is a file, is readable and (text formats) is UTF-8.
+    """Make sure every input exists, is a file and is readable.
+
+    Decoding is the readers' business: a line that does not decode fails that row only
+    (`--encoding` picks another encoding), so a file is not refused whole for one bad line.
 
     Raises:
         ConfigError: one line naming the flag and the file, and what to do.
@@ -198,31 +196,13 @@ def check_inputs(inputs: Sequence[NamedPath]) -> None:
         if not is_regular_or_missing(p):
             continue  # a pipe or device: read as it comes
         try:
-            with p.open("rb") as fh:
-                if p.suffix.lower() not in _BINARY_SUFFIXES:
-                    _check_utf8(fh, label)
+            with p.open("rb"):
+                pass
         except PermissionError:
             raise ConfigError(
                 f"{label}: permission denied (make it readable, e.g. chmod u+r, "
                 "or run as its owner)"
             ) from None
-
-
-def _check_utf8(fh: BinaryIO, label: str) -> None:
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    offset = 0
-    while True:
-        chunk = fh.read(_CHUNK)
-        try:
-            decoder.decode(chunk, final=not chunk)
-        except UnicodeDecodeError as exc:
-            raise ConfigError(
-                f"{label} is not UTF-8 text (byte {offset + exc.start}: {exc.reason}; "
-                "save it as UTF-8)"
-            ) from None
-        if not chunk:
-            return
-        offset += len(chunk)
 
 
 def check_command_paths(paths: CommandPaths) -> None:

@@ -27,6 +27,7 @@ from ._batch import add_batch_arguments
 from ._common import choose_model, eprint
 from ._run import (
     DefaultsHelpFormatter,
+    add_input_arguments,
     add_judge_arguments,
     add_output_arguments,
     build_evaluator,
@@ -34,6 +35,7 @@ from ._run import (
     evaluator_options,
     metric_list,
     run_batch_command,
+    warn,
 )
 
 __all__ = ["add_parser", "run"]
@@ -80,6 +82,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--summary-column", default="summary", help="FILE's column with the summary")
     p.add_argument("--id-column", default="id", help="FILE's column with each row's id")
+    add_input_arguments(p)
     add_output_arguments(p)
     add_batch_arguments(p)
     p.set_defaults(handler=run, check=_check)
@@ -108,13 +111,11 @@ def _inputs(
     if not args.file:
         raise ConfigError("give a FILE (JSONL, CSV or Parquet) with --sections, or --example")
     path = Path(args.file)
-    if not path.exists():
-        raise ConfigError(f"no such file: {path} (FILE: JSONL, CSV or Parquet)")
     if args.sections:
         sections = load_sections(args.sections)
     else:
         eprint("sumjudge: no --sections given: adherence and completeness will be N/A")
-    return _rows(args), sections, count_rows(path)
+    return _rows(args), sections, count_rows(path, encoding=args.encoding)
 
 
 def _rows(args: argparse.Namespace) -> Iterable[ConversationItem | DataError]:
@@ -123,6 +124,8 @@ def _rows(args: argparse.Namespace) -> Iterable[ConversationItem | DataError]:
         transcript_column=args.transcript_column,
         summary_column=args.summary_column,
         id_column=args.id_column,
+        encoding=args.encoding,
+        on_warning=warn,
     )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..datasets import load_simple_summarization_dataset, read_summary_rows
-from ..datasets.files import count_rows
+from ..datasets.files import count_rows, decode_file, read_source_file
 from ..errors import ConfigError, DataError
 from ..evaluators.summarization import SummarizationEvaluator
 from ..metrics import SUMMARY_METRICS
@@ -18,6 +18,7 @@ from ._batch import add_batch_arguments
 from ._common import choose_model, eprint
 from ._run import (
     DefaultsHelpFormatter,
+    add_input_arguments,
     add_judge_arguments,
     add_output_arguments,
     build_evaluator,
@@ -25,6 +26,7 @@ from ._run import (
     evaluator_options,
     metric_list,
     run_batch_command,
+    warn,
 )
 
 __all__ = ["add_parser", "run"]
@@ -68,6 +70,7 @@ def add_parser(sub: Any) -> None:
         default="source_first",
         help="rubrics_first: all metric instructions in a run-wide cached system message",
     )
+    add_input_arguments(p)
     add_output_arguments(p)
     add_batch_arguments(p)
     p.set_defaults(handler=run, check=_check)
@@ -89,11 +92,16 @@ def _check(args: argparse.Namespace) -> None:
         raise ConfigError("--input-file and --summary-file go together: give both")
 
 
+def _summary_file(args: argparse.Namespace) -> str:
+    path = Path(args.summary_file)
+    return decode_file(path.read_bytes(), args.encoding, origin=str(path))
+
+
 def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError], bool, int | None]:
     """(items, single, total) for the chosen input mode."""
     if args.input_file or args.summary_file:
-        text = Path(args.input_file).read_text(encoding="utf-8")
-        summary = Path(args.summary_file).read_text(encoding="utf-8")
+        text = read_source_file(args.input_file, args.encoding)
+        summary = _summary_file(args)
         try:
             return [SummaryData(input=text, summary=summary)], True, 1
         except ValueError:
@@ -105,15 +113,15 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
     if not args.file:
         raise ConfigError("give a FILE, --input-file/--summary-file, or --example")
     path = Path(args.file)
-    if not path.exists():
-        raise ConfigError(f"no such file: {path} (FILE: JSONL, CSV or Parquet)")
     rows: Iterator[SummaryData | DataError] = read_summary_rows(
         path,
         input_column=args.input_column,
         summary_column=args.summary_column,
         id_column=args.id_column,
+        encoding=args.encoding,
+        on_warning=warn,
     )
-    return rows, False, count_rows(path)
+    return rows, False, count_rows(path, encoding=args.encoding)
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -154,8 +162,8 @@ def _write_report(args: argparse.Namespace, judge: str) -> None:
     elif args.file:
         inputs = args.file
     else:
-        text = Path(args.input_file).read_text(encoding="utf-8")
-        summary = Path(args.summary_file).read_text(encoding="utf-8")
+        text = read_source_file(args.input_file, args.encoding)
+        summary = _summary_file(args)
         inputs = [{"input": text, "summary": summary}]
     path = write_report(
         args.output, args.report, inputs=inputs, title=f"sumjudge evaluate ({judge})"

@@ -264,8 +264,8 @@ class Evaluator(Generic[ItemT, ResultT]):
     async def _record(
         self, index: int, raw: Any, meta_base: dict[str, Any], limiter: RateLimiter | None
     ) -> Record:
-        if isinstance(raw, DataError):
-            return Record(index=index, error=raw)
+        if isinstance(raw, DataError):  # a reader's row error: it knows the row's id
+            return Record(index=index, id=raw.id, error=raw)
         try:
             item = self.coerce(raw, index)
         except DataError as exc:

@@ -130,6 +130,8 @@ class Record:
                 "message": self.error.reason,
                 "text": str(self.error),
             }
+            if self.error.line is not None:
+                out["error"]["line"] = self.error.line
         elif self.failure is not None:  # item-level failure: readable where errors are read
             reason = str(self.failure.get("reason", ""))
             out["error"] = {"field": None, "message": reason, "text": reason}
