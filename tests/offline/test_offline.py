@@ -340,3 +340,23 @@ def test_dialogue_consistency_does_not_use_length() -> None:
 
     for mode in ("lexical", "full"):
         assert not {"log_len", "n_sent", "compression"} & set(load_dialogue_model(mode).features)
+
+
+def test_markdown_tables_and_headings_are_not_broken_prose() -> None:
+    """A markdown summary (headings, bullets, bold, a pipe table) is read as its content."""
+    from sumjudge.offline import OfflineScorer
+
+    source = (
+        "Rina: We ship the release on Friday.\nBudi: I will update the docs by Thursday.\n"
+        "Rina: Also, the budget stays at 40,000 dollars."
+    )
+    summary = (
+        "## Decisions\n- The release ships on **Friday**.\n- The budget stays at $40,000.\n\n"
+        "## Action items\n| Owner | Task | Due |\n|---|---|---|\n"
+        "| Budi | Update the docs | Thursday |"
+    )
+    verdicts = OfflineScorer(use_embeddings=False).score(source, summary)
+    assert verdicts["fluency"].score == 3, verdicts["fluency"].explanation
+    assert verdicts["consistency"].score == 3, verdicts["consistency"].explanation
+    text = " ".join(v.explanation for v in verdicts.values())
+    assert "Broken sentence" not in text and '"Owner"' not in text

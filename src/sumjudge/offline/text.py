@@ -75,16 +75,47 @@ _HEADING = re.compile(
 )
 _BULLET = re.compile(r"^(\s*)(?:[-*\u2022]|\d{1,2}[.)])\s+", re.MULTILINE)
 _EMPHASIS = re.compile(r"\*\*|__|`")
+_TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
+_TABLE_RULE = re.compile(r"^[\s|:-]+$")
+
+
+def _tables_as_sentences(lines: list[str]) -> list[str]:
+    """Markdown pipe tables as one sentence per data row ("Budi; Update the docs; Thursday.").
+
+    The header row and the rule under it are structure, like a heading: dropped.
+    """
+    out: list[str] = []
+    header_done = False
+    for i, line in enumerate(lines):
+        row = _TABLE_ROW.match(line)
+        if row is None:
+            out.append(line)
+            header_done = False
+            continue
+        if _TABLE_RULE.match(row.group(1)):
+            continue
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        next_row = _TABLE_ROW.match(following)
+        if not header_done and next_row is not None and _TABLE_RULE.match(next_row.group(1)):
+            header_done = True  # the header of a table
+            continue
+        cells = [c.strip() for c in row.group(1).split("|") if c.strip()]
+        if cells:
+            sentence = "; ".join(cells)
+            out.append(sentence if sentence[-1] in ".!?" else sentence + ".")
+    return out
 
 
 def strip_markup(text: str) -> str:
-    """Summary text without markdown: heading lines dropped, bullets and emphasis removed.
+    """Summary text without markdown: headings, bullets, emphasis and tables.
 
-    AI summaries often come as markdown sections ("**Action items**", "- Rina: ...");
-    the headings are structure, not claims, and must not count as broken sentences or
-    unknown names.
+    Heading lines are dropped, bullet markers and emphasis removed, and each data row of a
+    pipe table becomes one sentence. AI summaries often come as markdown sections
+    ("**Action items**", "- Rina: ...", tables of owners and dates); headings and table
+    headers are structure, not claims, and must not count as broken sentences or unknown
+    names.
     """
-    lines = [ln for ln in text.splitlines() if not _HEADING.match(ln)]
+    lines = [ln for ln in _tables_as_sentences(text.splitlines()) if not _HEADING.match(ln)]
     plain = _BULLET.sub(r"\1", "\n".join(lines))
     return _EMPHASIS.sub("", plain).strip() or text.strip()
 
