@@ -122,7 +122,7 @@ def add_batch_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "-o",
         "--output",
-        help="write JSONL results here, one line per item as it finishes (default: stdout)",
+        help="write JSON lines here, in input order (default: stdout; see --format)",
     )
     g.add_argument(
         "--concurrency", type=int_at_least(1), default=8, help="items judged at once (default 8)"
@@ -381,8 +381,9 @@ class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
 class BatchProgress:
     """A tqdm bar on stderr: items/s and ETA (tqdm's own), plus failures and spend."""
 
-    def __init__(self, total: int | None, *, enabled: bool = True) -> None:
+    def __init__(self, total: int | None, *, enabled: bool = True, show_spend: bool = True) -> None:
         self._bar: Any = None
+        self._show_spend = show_spend  # off for the offline judge: it spends nothing
         if enabled:
             from tqdm import tqdm
 
@@ -394,7 +395,7 @@ class BatchProgress:
             return
         self._bar.update(1)
         post = {"failed": summary.failed + summary.invalid}
-        if summary.priced:
+        if summary.priced and self._show_spend:
             post["spent"] = f"${summary.cost_usd:.4f}"  # type: ignore[assignment]
         if summary.cache_hits:
             post["cached"] = summary.cache_hits

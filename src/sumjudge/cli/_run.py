@@ -39,6 +39,7 @@ from ._batch import (
     redact,
     retry_policy_from_args,
     secrets_from_env,
+    write_summary_json,
 )
 from ._common import _KEYED_DEFAULTS, EXIT_ITEM_ERRORS, EXIT_OK, eprint
 from ._table import ResultTable
@@ -508,7 +509,10 @@ async def _judge(
         if total is not None:
             total -= len(sink.done)
     single = output.single
-    progress = BatchProgress(total, enabled=not single and not args.no_progress)
+    offline = evaluator.capabilities.mode == "offline"
+    progress = BatchProgress(
+        total, enabled=not single and not args.no_progress, show_spend=not offline
+    )
     in_order: InOrder[dict[str, Any]] = InOrder(sink.done)
     spinner = _Spinner(sys.stderr, enabled=single and not args.no_progress)
     try:
@@ -562,8 +566,8 @@ async def _judge(
     for line in summary_lines(summary, evaluator):
         eprint(redact(f"sumjudge: {line}", secrets))
     if args.summary_json:
-        blob = json.dumps({"judge": evaluator.judge_name, **summary.to_dict(), **extra}, indent=2)
-        Path(args.summary_json).write_text(redact(blob, secrets) + "\n", encoding="utf-8")  # noqa: ASYNC240
+        summary_data = {"judge": evaluator.judge_name, **summary.to_dict(), **extra}
+        write_summary_json(args.summary_json, summary_data, secrets)
     if summary.stopped:
         return EXIT_STOPPED
     return EXIT_ITEM_ERRORS if (summary.failed or summary.invalid) else EXIT_OK
