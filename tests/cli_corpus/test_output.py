@@ -115,7 +115,7 @@ def test_reorder_buffer_releases_the_prefix_and_counts_skipped_as_present() -> N
     assert order.add(7, "h") == [] and order.rest() == ["h"]
 
 
-def test_resume_appends_the_rest_in_input_order(
+def test_a_resumed_output_ends_in_input_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows, out = write_rows(tmp_path / "in.jsonl"), tmp_path / "out.jsonl"
@@ -129,7 +129,7 @@ def test_resume_appends_the_rest_in_input_order(
     assert code == 0, err
     assert "2 item(s) already done" in err
     got = [json.loads(x)["index"] for x in out.read_text().splitlines()]
-    assert got == [0, 2, 1, 3, 4, 5]  # kept lines, then the rest in input order
+    assert got == [0, 1, 2, 3, 4, 5]  # kept and new records, put back in input order
 
 
 # -- formats ----------------------------------------------------------------------------------

@@ -220,6 +220,20 @@ def write_summary_json(path: str | Path, data: dict[str, Any], secrets: list[str
     atomic_write_text(path, redact(json.dumps(data, indent=2), secrets) + "\n")
 
 
+def _sort_by_index(path: Path) -> None:
+    """Rewrite a results file in input order (records carry their input `index`)."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    keyed = []
+    for n, line in enumerate(lines):
+        try:
+            index = json.loads(line).get("index")
+        except (ValueError, AttributeError):
+            index = None
+        keyed.append((index if isinstance(index, int) else float("inf"), n, line))
+    if [k[:2] for k in keyed] != sorted(k[:2] for k in keyed):
+        atomic_write_text(path, "".join(line for *_, line in sorted(keyed)))
+
+
 def _finished_lines(path: Path, done: set[int]) -> list[str]:
     """Lines of `path` with finished records whose index is not in `done` (added to it)."""
     keep: list[str] = []
@@ -362,6 +376,8 @@ class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
                     os.fsync(self._fh.fileno())
             finally:
                 self._fh.close()
+            if self.done:  # resumed: kept records first, then this run's; put back in order
+                _sort_by_index(self.stream_path)
         if self._replace is not None:
             with named_errors(self._replace):
                 with contextlib.suppress(OSError):
