@@ -171,7 +171,7 @@ class DataError(SumjudgeError):
         For example "row 2, field 'summary': is null (line 3, id 'a-7')".
         """
         extra = []
-        if self.line is not None:
+        if self.line is not None and f"line {self.line}" not in str(self):
             extra.append(f"line {self.line}")
         if self.id is not None:
             extra.append(f"id {self.id!r}")
