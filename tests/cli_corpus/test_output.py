@@ -424,3 +424,19 @@ def test_known_codes_and_language_names_are_accepted(
 ) -> None:
     code, _, err = run(capsys, "evaluate", "--example", *OFFLINE, "--language", language)
     assert code == 0, err
+
+
+def test_report_from_a_csv_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--report` re-reads a CSV (with a byte-order mark) through the run's own reader."""
+    rows = tmp_path / "in.csv"
+    rows.write_bytes(
+        b'\xef\xbb\xbfid,input,summary\nc1,"Rina: we ship on Friday.","They ship on Friday."\n'
+    )
+    before = rows.read_bytes()
+    report = tmp_path / "r.html"
+    code, _, err = run(capsys, "evaluate", str(rows), *OFFLINE, "--report", str(report))
+    assert code == 0, err
+    assert (
+        "Traceback" not in err and report.exists() and "They ship on Friday" in report.read_text()
+    )
+    assert rows.read_bytes() == before

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -112,16 +112,20 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
         return items, False, len(items)
     if not args.file:
         raise ConfigError("give a FILE, --input-file/--summary-file, or --example")
-    path = Path(args.file)
-    rows: Iterator[SummaryData | DataError] = read_summary_rows(
-        path,
+    return _rows(args, on_warning=warn), False, count_rows(args.file, encoding=args.encoding)
+
+
+def _rows(
+    args: argparse.Namespace, on_warning: Callable[[str], None] | None = None
+) -> Iterator[SummaryData | DataError]:
+    return read_summary_rows(
+        Path(args.file),
         input_column=args.input_column,
         summary_column=args.summary_column,
         id_column=args.id_column,
         encoding=args.encoding,
-        on_warning=warn,
+        on_warning=on_warning,
     )
-    return rows, False, count_rows(path, encoding=args.encoding)
 
 
 async def _run(args: argparse.Namespace) -> int:
@@ -160,7 +164,9 @@ def _write_report(args: argparse.Namespace, judge: str) -> None:
     if args.example:
         inputs = load_simple_summarization_dataset().load()
     elif args.file:
-        inputs = args.file
+        # Re-read through the same reader as the run (any format, encoding and column
+        # names; transcripts normalised; an unusable row keeps its position).
+        inputs = list(_rows(args, on_warning=lambda _: None))  # warned once, by the run
     else:
         text = read_source_file(args.input_file, args.encoding)
         summary = _summary_file(args)
