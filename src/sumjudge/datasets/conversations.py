@@ -13,7 +13,6 @@ Example:
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
@@ -29,7 +28,7 @@ from ..types.conversation import (
     coerce_conversation,
     coerce_section,
 )
-from .files import DuplicateIds, Warn, _open_rows, check_columns, row_id
+from ._rows import Warn, missing_value, read_rows
 
 __all__ = [
     "ConversationDataset",
@@ -106,28 +105,14 @@ def read_conversation_rows(
         DataError: Raised by the call itself when the file cannot be used as a whole
             (unsupported type, unknown encoding, no rows, a column it does not have).
     """
-    rows = _open_rows(path, encoding)
-    check_columns(
-        rows,
-        {"--transcript-column": transcript_column, "--summary-column": summary_column},
-        id_column,
-    )
-    return _conversation_items(rows, transcript_column, summary_column, id_column, on_warning)
 
+    def to_item(
+        record: dict[str, Any], index: int, line: int | None, ident: str | None
+    ) -> ConversationItem | DataError:
+        return _conversation(record, index, line, ident, transcript_column, summary_column)
 
-def _conversation_items(
-    rows: Any, transcript_column: str, summary_column: str, id_column: str, on_warning: Warn | None
-) -> Iterator[ConversationItem | DataError]:
-    duplicates = DuplicateIds(rows.path, on_warning)
-    for index, raw in enumerate(rows):
-        ident = row_id(raw.record, id_column)
-        duplicates.add(ident)
-        if raw.error is not None:
-            raw.error.id = ident
-            yield raw.error
-            continue
-        yield _conversation(raw.record, index, raw.line, ident, transcript_column, summary_column)
-    duplicates.report()
+    required = {"--transcript-column": transcript_column, "--summary-column": summary_column}
+    return read_rows(path, encoding, required, id_column, on_warning, to_item)
 
 
 def _conversation(
@@ -139,11 +124,9 @@ def _conversation(
     summary_column: str,
 ) -> ConversationItem | DataError:
     for column in (transcript_column, summary_column):
-        if column not in record:
-            return DataError("is missing", item=index, field=column, line=line, id=ident)
-        value = record[column]
-        if value is None or (isinstance(value, float) and math.isnan(value)):
-            return DataError("is null", item=index, field=column, line=line, id=ident)
+        problem = missing_value(record, column)
+        if problem is not None:
+            return DataError(problem, item=index, field=column, line=line, id=ident)
     row: dict[str, Any] = {
         "transcript": record[transcript_column],
         "summary": _sections_text(record[summary_column]),
