@@ -1,4 +1,4 @@
-"""Pieces shared by the subcommands: judge choice, output, exit codes, flag values.
+"""Pieces shared by the subcommands: judge choice, output, redaction, exit codes, flag values.
 
 Exit codes: 0 success; 1 an internal error (a bug in sumjudge: one line, the traceback
 with `--debug`); 2 a usage or configuration error (a bad flag value, a missing or
@@ -24,12 +24,15 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_ITEM_ERRORS",
     "EXIT_OK",
+    "KEY_ENV_VARS",
     "choose_model",
     "eprint",
     "int_at_least",
     "non_negative_float",
     "open_fraction",
     "positive_float",
+    "redact",
+    "secrets_from_env",
 ]
 
 EXIT_OK = 0
@@ -37,6 +40,7 @@ EXIT_BUG = 1
 EXIT_CONFIG = 2
 EXIT_ITEM_ERRORS = 3
 EXIT_INTERRUPTED = 130
+KEY_ENV_VARS = ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "ANTHROPIC_API_KEY")
 
 _KEYED_DEFAULTS = (
     ("GOOGLE_API_KEY", "google/gemini-2.5-flash"),
@@ -48,6 +52,19 @@ _KEYED_DEFAULTS = (
 def eprint(*parts: object, file: TextIO | None = None) -> None:
     """Print to stderr (or `file`), flushed at once."""
     print(*parts, file=file or sys.stderr, flush=True)
+
+
+def secrets_from_env() -> list[str]:
+    """API key values present in the environment (long enough to be worth redacting)."""
+    return [v for k in KEY_ENV_VARS if len(v := os.environ.get(k, "")) >= 8]
+
+
+def redact(text: str, secrets: list[str]) -> str:
+    """`text` with every secret replaced by [REDACTED]."""
+    for s in secrets:
+        if s in text:
+            text = text.replace(s, "[REDACTED]")
+    return text
 
 
 def _number(text: str, kind: type[int] | type[float]) -> float:

@@ -1,100 +1,48 @@
-"""The one runner of the batch subcommands (`evaluate`, `autoeval`) and their judge flags.
+"""The one runner of the batch subcommands (`evaluate`, `autoeval`).
 
-`add_judge_arguments` and `add_output_arguments` add the flags that choose and configure
-the judge and the output; `check_flags` rejects impossible values in one line;
-`evaluator_options` turns the flags, with the engine flags, into evaluator arguments;
-`build_evaluator` builds it (a dry run needs no API key); and `run_batch_command` does
-everything after the evaluator exists, identically for every batch subcommand: the dry
-run, the output (in input order, as JSON lines, one JSON array or a table), resume,
-progress, per-row error lines, the run summary and its JSON, key redaction everywhere,
-the report and the exit code. A subcommand supplies only its inputs, its evaluator and,
-optionally, a dataset summary printed at the end.
+`run_evaluator_command` is all a subcommand calls once it has its inputs: it builds the
+evaluator from the flags (`build_evaluator`: a dry run needs no API key) and hands it to
+`run_batch_command`, which does everything after the evaluator exists, identically for
+every batch subcommand: the dry run, the output (in input order, as JSON lines, one JSON
+array or a table: `_output.py`), resume, progress, per-row error lines, the run summary
+and its JSON, key redaction everywhere, the report and the exit code. A subcommand
+supplies only its inputs, how to build its evaluator, the report's inputs and, optionally,
+a dataset summary printed at the end.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
-import re
 import sys
-import time
-from collections.abc import Callable, Container, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Generic, Protocol, TextIO, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from ..errors import ConfigError, DataError, MissingCredentialsError
+from ..errors import DataError, MissingCredentialsError
 from ..evaluators.base import Evaluator
 from ..evaluators.records import Record, item_id
-from ..metrics._base import _LANGUAGES
 from ..runner import RunSummary
 from ..tokens import check_context
-from ._batch import (
-    EXIT_STOPPED,
-    BatchProgress,
-    RecordSink,
-    cache_from_args,
-    price_from_args,
-    redact,
-    retry_policy_from_args,
-    secrets_from_env,
-    write_summary_json,
-)
-from ._common import _KEYED_DEFAULTS, EXIT_ITEM_ERRORS, EXIT_OK, eprint
-from ._table import ResultTable
+from ._batch import EXIT_STOPPED, BatchProgress, _Spinner
+from ._common import EXIT_ITEM_ERRORS, EXIT_OK, choose_model, eprint, redact, secrets_from_env
+from ._flags import evaluator_options, metric_list
+from ._output import InOrder, Output
+from ._sink import write_summary_json
 
 __all__ = [
     "DRY_RUN_KEY",
     "DatasetSummary",
-    "DefaultsHelpFormatter",
-    "InOrder",
-    "add_judge_arguments",
-    "add_output_arguments",
     "build_evaluator",
-    "check_flags",
-    "evaluator_options",
     "run_batch_command",
+    "run_evaluator_command",
 ]
-
-T = TypeVar("T")
 
 DRY_RUN_KEY = "sumjudge-dry-run-placeholder"
 """The credential a dry run builds a keyless judge with; a dry run sends nothing."""
 
-FORMATS = ("table", "jsonl", "json")
-_SPINNER_AFTER_S = 2.0
 _UNFIT_LISTED = 20
-
-_DEFAULT_TEXT = {
-    # What an option whose default is None means, for --help (see DefaultsHelpFormatter).
-    "output": "stdout",
-    "rpm": "no cap",
-    "tpm": "no cap",
-    "max_cost": "no cap",
-    "price": "the built-in price table",
-    "prices": "the built-in table",
-    "context_window": "the built-in table; a model not in it is not checked",
-    "summary_json": "not written",
-    "report": "not written",
-    "cache_dir": "$SUMJUDGE_CACHE_DIR or the user cache dir",
-    "base_url": "the provider's own API",
-    "metrics": "all of them",
-    "format": "table on a terminal, else jsonl; always jsonl into -o",
-}
-
-
-class DefaultsHelpFormatter(argparse.HelpFormatter):
-    """Help that states every option's default: its value, or what None means."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        text = action.help or ""
-        if "default" in text or action.default is argparse.SUPPRESS or action.nargs == 0:
-            return text  # states it already; or a flag (default: off)
-        if action.default in (None, ""):
-            meaning = _DEFAULT_TEXT.get(action.dest)
-            return f"{text} (default: {meaning})" if meaning else text
-        return f"{text} (default: %(default)s)"
 
 
 class DatasetSummary(Protocol):
@@ -107,102 +55,6 @@ class DatasetSummary(Protocol):
     def render(self) -> str: ...
 
     def to_dict(self) -> dict[str, Any]: ...
-
-
-def _model_help() -> str:
-    keyed = ", ".join(f"{env} -> {model}" for env, model in _KEYED_DEFAULTS)
-    return (
-        "the judge: provider/model (e.g. openai/gpt-4o-mini) or 'local' / 'local-lexical' "
-        "for the offline judge (default: with --base-url, openai/default, the server's own "
-        f"model; else the first API key set among {keyed}; with none, local)"
-    )
-
-
-def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: str) -> None:
-    """--model, --base-url, --metrics (choices named in `metrics`), --language, --long-source."""
-    p.add_argument("--model", help=_model_help())
-    p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
-    p.add_argument("--metrics", help=f"comma-separated subset of {metrics}")
-    codes = ", ".join(sorted(_LANGUAGES))
-    p.add_argument("--language", help=f"{language}; a code ({codes}) or a language name")
-    p.add_argument(
-        "--long-source",
-        choices=["fail", "chunked"],
-        default="fail",
-        help="a source larger than the judge's window: fail the item, or judge it by parts "
-        "(chunked: the most relevant passages; notes of every part where all is needed)",
-    )
-
-
-def add_input_arguments(p: argparse.ArgumentParser) -> None:
-    """--encoding: how the input files' text is encoded."""
-    p.add_argument(
-        "--encoding",
-        help="the input files' text encoding, e.g. latin-1 or cp1252 (default: UTF-8, with "
-        "or without a byte-order mark; a line that does not decode fails that row only)",
-    )
-
-
-def warn(message: str) -> None:
-    """Print a reader's warning (e.g. repeated ids) as one line on stderr."""
-    eprint(f"sumjudge: warning: {message}")
-
-
-def add_output_arguments(p: argparse.ArgumentParser) -> None:
-    """--format: what stdout shows (the -o file is always JSON lines)."""
-    p.add_argument(
-        "--format",
-        choices=FORMATS,
-        help="stdout: a table for people (id, rating, scores, reason, counts), JSON lines, "
-        "or one JSON array",
-    )
-
-
-_CODE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
-
-
-def check_flags(args: argparse.Namespace) -> None:
-    """Reject flag values the run cannot use, in one line naming the flag (exit 2).
-
-    Raises:
-        ConfigError: --language is an unknown code, or --resume has no -o.
-    """
-    language = getattr(args, "language", None)
-    if language is not None:
-        code = language.strip().lower()
-        base = re.split(r"[-_]", code)[0]
-        known = code in _LANGUAGES or base in _LANGUAGES
-        if not code or (_CODE.match(code) and len(base) <= 3 and not known):
-            raise ConfigError(
-                f"--language {language!r} is not a language code we know: use one of "
-                f"{', '.join(sorted(_LANGUAGES))}, or write the language's name "
-                "(e.g. --language Swedish)"
-            )
-    if getattr(args, "resume", False) and not args.output:
-        raise ConfigError("--resume needs -o/--output FILE: the results file to continue")
-
-
-def metric_list(args: argparse.Namespace) -> list[str] | None:
-    """The --metrics value as a list (None: the evaluator's default)."""
-    if not args.metrics:
-        return None
-    return [m.strip() for m in args.metrics.split(",") if m.strip()]
-
-
-def evaluator_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The evaluator arguments every batch subcommand takes from its flags."""
-    table, price = price_from_args(args)
-    return {
-        "base_url": args.base_url,
-        "explanation_language": args.language,
-        "retry_policy": retry_policy_from_args(args),
-        "timeout": args.timeout,
-        "cache": cache_from_args(args),
-        "prices": table,
-        "price": price,
-        "context_window": args.context_window,
-        "long_source": args.long_source,
-    }
 
 
 E = TypeVar("E", bound=Evaluator[Any, Any])
@@ -226,148 +78,60 @@ def build_evaluator(args: argparse.Namespace, make: Callable[[str | None], E]) -
         return make(DRY_RUN_KEY)
 
 
-class InOrder(Generic[T]):
-    """Releases values added out of order as the contiguous prefix of indices 0, 1, 2, ...
+async def run_evaluator_command(
+    args: argparse.Namespace,
+    make: Callable[[dict[str, Any], list[str] | None], E],
+    items: Iterable[Any],
+    total: int | None,
+    *,
+    kind: str,
+    report_inputs: Callable[[argparse.Namespace], Any],
+    single: bool = False,
+    dataset: DatasetSummary | None = None,
+) -> int:
+    """Build the subcommand's evaluator from the flags and run the batch; the exit code.
 
-    Indices in `skip` (already done: resume) count as present. Holds only the values that
-    finished ahead of an earlier, unfinished index.
+    Args:
+        args: the parsed flags.
+        make: builds the evaluator from the keyword arguments every batch subcommand
+            shares (`model` of `choose_model`, `model_credentials`: see `build_evaluator`,
+            and the `evaluator_options` of the flags) and the --metrics list (None: the
+            evaluator's default).
+        items: the inputs (pulled lazily).
+        total: how many there are, when known (for the progress bar).
+        kind: the table's kind ("summary" or "conversation", see `ResultTable`).
+        report_inputs: the report's input rows (`--report`), read after the run.
+        single: one pair of files (no progress bar; a spinner on a long item).
+        dataset: dataset-level figures printed at the end.
     """
+    model = choose_model(args.model, args.base_url)
+    options = evaluator_options(args)
+    metrics = metric_list(args)
 
-    def __init__(self, skip: Container[int] = ()) -> None:
-        self._next = 0
-        self._held: dict[int, T] = {}
-        self._skip = skip
+    def build(credentials: str | None) -> E:
+        return make({"model": model, "model_credentials": credentials, **options}, metrics)
 
-    @property
-    def held(self) -> int:
-        """How many values wait for an earlier index."""
-        return len(self._held)
-
-    def add(self, index: int, value: T) -> list[T]:
-        """Add the value of `index`; returns the values now ready, in index order."""
-        self._held[index] = value
-        out: list[T] = []
-        while True:
-            if self._next in self._held:
-                out.append(self._held.pop(self._next))
-            elif self._next not in self._skip:
-                return out
-            self._next += 1
-
-    def rest(self) -> list[T]:
-        """Whatever is still held (after an interruption), in index order."""
-        out = [self._held[i] for i in sorted(self._held)]
-        self._held.clear()
-        return out
+    evaluator = build_evaluator(args, build)
+    return await run_batch_command(
+        args,
+        evaluator,
+        items,
+        total,
+        kind=kind,
+        metrics=list(evaluator.metric_versions),  # the requested metrics, in order
+        single=single,
+        dataset=dataset,
+        write_report=lambda args, judge: _write_report(args, judge, report_inputs(args)),
+    )
 
 
-class _NoSink(contextlib.AbstractContextManager["_NoSink"]):
-    """Stands in for `RecordSink` when stdout shows a table or an array and there is no -o."""
+def _write_report(args: argparse.Namespace, judge: str, inputs: Any) -> None:
+    from ..report import write_report
 
-    done: set[int] = set()  # noqa: RUF012 - never mutated
-    written = 0
-
-    def __exit__(self, *exc_info: object) -> None:
-        return None
-
-    def write(self, data: dict[str, Any]) -> None:
-        self.written += 1
-
-
-class _Output:
-    """Where records go, in input order: the -o file (JSON lines), and what stdout shows."""
-
-    def __init__(
-        self,
-        args: argparse.Namespace,
-        *,
-        single: bool,
-        kind: str,
-        metrics: Sequence[str],
-        secrets: list[str],
-        stdout: TextIO,
-    ) -> None:
-        self.tty = stdout.isatty()
-        self.stdout = stdout
-        self.to_file = bool(args.output)
-        if args.format:
-            self.fmt: str | None = args.format
-        elif self.to_file:
-            self.fmt = "table" if self.tty else None  # the file has the records
-        else:
-            self.fmt = "table" if self.tty else "jsonl"
-        self.single = single
-        self.secrets = secrets
-        self.table = ResultTable(kind, metrics) if self.fmt == "table" else None
-        self.collected: list[dict[str, Any]] = []
-
-    def sink(self, args: argparse.Namespace) -> contextlib.AbstractContextManager[Any]:
-        """The JSON-lines sink: the -o file, stdout (jsonl), or none."""
-        if self.to_file or self.fmt == "jsonl":
-            return RecordSink(args.output, resume=args.resume, secrets=self.secrets)
-        return _NoSink()
-
-    def emit(self, sink: Any, data: dict[str, Any]) -> None:
-        """One record, in input order."""
-        sink.write(data)
-        if self.fmt == "jsonl" and self.to_file:
-            self._print(json.dumps(data, ensure_ascii=False))
-        elif self.fmt == "json":
-            self.collected.append(data)
-        elif self.table is not None:
-            self.table.add(data)
-
-    def finish(self) -> None:
-        """Print the array or the table (after the run, so no progress bar interleaves)."""
-        if self.fmt == "json":
-            indent = 2 if self.tty else None
-            doc: Any = self.collected[0] if self.single and self.collected else self.collected
-            self._print(json.dumps(doc, ensure_ascii=False, indent=indent))
-        elif self.table is not None and self.table.rows:
-            for line in self.table.render():
-                self._print(line)
-
-    def _print(self, text: str) -> None:
-        self.stdout.write(redact(text, self.secrets) + "\n")
-        self.stdout.flush()
-
-
-class _Spinner:
-    """An elapsed-time line on stderr while one long item is judged (a terminal only)."""
-
-    FRAMES = "|/-\\"
-
-    def __init__(self, stream: TextIO, *, enabled: bool, after: float = _SPINNER_AFTER_S):
-        self.stream = stream
-        self.enabled = enabled and stream.isatty()
-        self.after = after
-        self._task: asyncio.Task[None] | None = None
-        self._shown = False
-
-    async def _spin(self) -> None:
-        start = time.monotonic()
-        await asyncio.sleep(self.after)
-        frame = 0
-        while True:
-            elapsed = time.monotonic() - start
-            spin = self.FRAMES[frame % len(self.FRAMES)]
-            self.stream.write(f"\r{spin} sumjudge: judging the item... {elapsed:.0f} s")
-            self.stream.flush()
-            self._shown = True
-            frame += 1
-            await asyncio.sleep(0.25)
-
-    def __enter__(self) -> _Spinner:
-        if self.enabled:
-            self._task = asyncio.ensure_future(self._spin())
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        if self._task is not None:
-            self._task.cancel()
-        if self._shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
+    path = write_report(
+        args.output, args.report, inputs=inputs, title=f"sumjudge {args.command} ({judge})"
+    )
+    eprint(f"sumjudge: report written to {path}")
 
 
 def _unfit_items(
@@ -468,7 +232,7 @@ async def run_batch_command(
         if args.report and not args.output:
             args.output = str(Path(args.report).with_suffix(".jsonl"))
             eprint(f"sumjudge: results for the report go to {args.output}")
-        output = _Output(
+        output = Output(
             args, single=single, kind=kind, metrics=metrics, secrets=secrets, stdout=sys.stdout
         )
         with output.sink(args) as sink:
@@ -499,7 +263,7 @@ async def _judge(
     items: Iterable[Any],
     total: int | None,
     sink: Any,
-    output: _Output,
+    output: Output,
     secrets: list[str],
     dataset: DatasetSummary | None,
 ) -> int:

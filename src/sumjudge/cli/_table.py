@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["ResultTable", "one_line"]
@@ -52,6 +52,27 @@ def _failure_reason(record: dict[str, Any]) -> str:
     return "; ".join(f"{f.get('metric') or 'item'}: {f.get('reason', '')}" for f in failures)
 
 
+def _cells(
+    body: dict[str, Any], metrics: Sequence[str], score: Callable[[str, dict[str, Any]], str]
+) -> list[str]:
+    """A row's metric cells: "-" (absent), "err" (failed), else `score(name, metric)`."""
+    cells = []
+    for name in metrics:
+        metric = body.get(name)
+        if not isinstance(metric, dict):
+            cells.append("-")
+        elif metric.get("error"):
+            cells.append("err")
+        else:
+            cells.append(score(name, metric))
+    return cells
+
+
+def _summary_score(name: str, metric: dict[str, Any]) -> str:
+    score = metric.get("score")
+    return "N/A" if score is None else f"{score:g}"
+
+
 class ResultTable:
     """Rows of a run's table, added in input order and rendered at the end.
 
@@ -89,36 +110,23 @@ class ResultTable:
     def _summary_row(self, record: dict[str, Any], status: str) -> tuple[str, list[str], str]:
         body = record.get("summary")
         body = body if isinstance(body, dict) else {}
-        cells = []
-        for name in self.metrics:
-            metric = body.get(name)
-            if not isinstance(metric, dict):
-                cells.append("-")
-            elif metric.get("error"):
-                cells.append("err")
-            else:
-                score = metric.get("score")
-                cells.append("N/A" if score is None else f"{score:g}")
+        cells = _cells(body, self.metrics, _summary_score)
         if status == "ok":
             rating = str(body.get("relevancy_rating") or "ok")
             return rating, cells, str(body.get("global_explanation") or "")
         return status.replace("_", " "), cells, _failure_reason(record)
 
     def _conversation_row(self, record: dict[str, Any], status: str) -> tuple[str, list[str], str]:
-        cells = []
-        not_applicable = []
-        for name in self.metrics:
-            metric = record.get(name)
-            if not isinstance(metric, dict):
-                cells.append("-")
-            elif metric.get("error"):
-                cells.append("err")
-            elif metric.get("score") is None:
-                cells.append("N/A")
+        not_applicable: list[str] = []
+
+        def score(name: str, metric: dict[str, Any]) -> str:
+            if metric.get("score") is None:
                 if metric.get("reason"):
                     not_applicable.append(f"{name} {metric['reason']}")
-            else:
-                cells.append(f"{float(metric['score']):.0f}%")
+                return "N/A"
+            return f"{float(metric['score']):.0f}%"
+
+        cells = _cells(record, self.metrics, score)
         if status == "ok":
             return "ok", cells, "; ".join(not_applicable)
         return status.replace("_", " "), cells, _failure_reason(record)

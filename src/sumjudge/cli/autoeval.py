@@ -1,9 +1,9 @@
 """`sumjudge autoeval`: accuracy, adherence and completeness of conversation summaries.
 
-Runs on the same batch engine and flags as `sumjudge evaluate` (`cli/_batch.py`): response
-cache (on by default), `--resume`, rate limits, `--max-cost`, `--dry-run`, prices, run
-summary, progress with spend, key redaction and the same exit codes. At the end the
-dataset-level averages per metric and per section go to stderr.
+Runs on the same batch engine and flags as `sumjudge evaluate` (`cli/_run.py`,
+`cli/_batch.py`): response cache (on by default), `--resume`, rate limits, `--max-cost`,
+`--dry-run`, prices, run summary, progress with spend, key redaction and the same exit
+codes. At the end the dataset-level averages per metric and per section go to stderr.
 """
 
 from __future__ import annotations
@@ -23,20 +23,14 @@ from ..datasets.conversations import (
 from ..datasets.files import count_rows
 from ..errors import ConfigError, DataError
 from ..evaluators.auto import AUTO_METRICS
-from ._batch import add_batch_arguments
-from ._common import choose_model, eprint
-from ._run import (
+from ._common import eprint
+from ._flags import (
     DefaultsHelpFormatter,
-    add_input_arguments,
     add_judge_arguments,
-    add_output_arguments,
-    build_evaluator,
-    check_flags,
-    evaluator_options,
-    metric_list,
-    run_batch_command,
-    warn,
+    add_run_arguments,
+    reader_options,
 )
+from ._run import run_evaluator_command
 
 __all__ = ["add_parser", "run"]
 
@@ -64,9 +58,8 @@ def add_parser(sub: Any) -> None:
         help="section definitions, YAML or JSON (default: none, so adherence and "
         "completeness are N/A; the bundled ones with --example)",
     )
-    p.add_argument(
-        "--example", action="store_true", help="judge the bundled contact-centre examples"
-    )
+    example = "judge the bundled contact-centre examples"
+    p.add_argument("--example", action="store_true", help=example)
     add_judge_arguments(
         p,
         metrics=f"{','.join(AUTO_METRICS)},consistency",
@@ -82,15 +75,11 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--summary-column", default="summary", help="FILE's column with the summary")
     p.add_argument("--id-column", default="id", help="FILE's column with each row's id")
-    add_input_arguments(p)
-    add_output_arguments(p)
-    add_batch_arguments(p)
-    p.set_defaults(handler=run, check=_check)
+    add_run_arguments(p, handler=run, check=_check)
 
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse flags that contradict each other, before any file is looked at."""
-    check_flags(args)
     if args.example and args.file:
         raise ConfigError(
             "FILE and --example are different inputs: give one (a FILE of rows, or --example)"
@@ -119,54 +108,36 @@ def _inputs(
 
 
 def _rows(args: argparse.Namespace) -> Iterable[ConversationItem | DataError]:
+    options = reader_options(args)
     return read_conversation_rows(
-        Path(args.file),
-        transcript_column=args.transcript_column,
-        summary_column=args.summary_column,
-        id_column=args.id_column,
-        encoding=args.encoding,
-        on_warning=warn,
+        Path(args.file), transcript_column=args.transcript_column, **options
     )
 
 
 async def _run(args: argparse.Namespace) -> int:
     items, sections, total = _inputs(args)
-    model = choose_model(args.model, args.base_url)
-    options = evaluator_options(args)
 
-    def make(credentials: str | None) -> AutoEvaluator:
+    def make(common: dict[str, Any], metrics: list[str] | None) -> AutoEvaluator:
         return AutoEvaluator(
-            model,
-            credentials,
-            metrics=metric_list(args),
-            sections=sections,
-            rubric_cache=args.rubric_cache,
-            **options,
+            metrics=metrics, sections=sections, rubric_cache=args.rubric_cache, **common
         )
 
-    evaluator = build_evaluator(args, make)
-    return await run_batch_command(
+    return await run_evaluator_command(
         args,
-        evaluator,
+        make,
         items,
         total,
         kind="conversation",
-        metrics=evaluator.metrics,
+        report_inputs=_report_inputs,
         dataset=DatasetSummary(),
-        write_report=_write_report,
     )
 
 
-def _write_report(args: argparse.Namespace, judge: str) -> None:
-    from ..report import write_report
-
+def _report_inputs(args: argparse.Namespace) -> Any:
+    """The report's rows: the inputs, re-read as the run read them."""
     # A file is re-read through the loader, so any file type and column names give the
     # report's "transcript"/"summary" rows (an unusable row keeps its position).
-    inputs: Any = load_contact_center_dataset().load() if args.example else list(_rows(args))
-    path = write_report(
-        args.output, args.report, inputs=inputs, title=f"sumjudge autoeval ({judge})"
-    )
-    eprint(f"sumjudge: report written to {path}")
+    return load_contact_center_dataset().load() if args.example else list(_rows(args))
 
 
 def run(args: argparse.Namespace) -> int:

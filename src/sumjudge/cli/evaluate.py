@@ -14,20 +14,14 @@ from ..errors import ConfigError, DataError
 from ..evaluators.summarization import SummarizationEvaluator
 from ..metrics import SUMMARY_METRICS
 from ..types import SummaryData
-from ._batch import add_batch_arguments
-from ._common import choose_model, eprint
-from ._run import (
+from ._flags import (
     DefaultsHelpFormatter,
-    add_input_arguments,
     add_judge_arguments,
-    add_output_arguments,
-    build_evaluator,
-    check_flags,
-    evaluator_options,
-    metric_list,
-    run_batch_command,
+    add_run_arguments,
+    reader_options,
     warn,
 )
+from ._run import run_evaluator_command
 
 __all__ = ["add_parser", "run"]
 
@@ -70,15 +64,11 @@ def add_parser(sub: Any) -> None:
         default="source_first",
         help="rubrics_first: all metric instructions in a run-wide cached system message",
     )
-    add_input_arguments(p)
-    add_output_arguments(p)
-    add_batch_arguments(p)
-    p.set_defaults(handler=run, check=_check)
+    add_run_arguments(p, handler=run, check=_check)
 
 
 def _check(args: argparse.Namespace) -> None:
     """Refuse flags that contradict each other, before any file is looked at."""
-    check_flags(args)
     pair = args.input_file or args.summary_file
     given = [n for n, v in (("FILE", args.file), ("--example", args.example)) if v]
     if pair:
@@ -118,63 +108,43 @@ def _items(args: argparse.Namespace) -> tuple[Iterable[SummaryData | DataError],
 def _rows(
     args: argparse.Namespace, on_warning: Callable[[str], None] | None = None
 ) -> Iterator[SummaryData | DataError]:
-    return read_summary_rows(
-        Path(args.file),
-        input_column=args.input_column,
-        summary_column=args.summary_column,
-        id_column=args.id_column,
-        encoding=args.encoding,
-        on_warning=on_warning,
-    )
+    options = reader_options(args, on_warning)
+    return read_summary_rows(Path(args.file), input_column=args.input_column, **options)
 
 
 async def _run(args: argparse.Namespace) -> int:
     items, single, total = _items(args)
-    model = choose_model(args.model, args.base_url)
-    options = evaluator_options(args)
 
-    def make(credentials: str | None) -> SummarizationEvaluator:
+    def make(common: dict[str, Any], metrics: list[str] | None) -> SummarizationEvaluator:
         return SummarizationEvaluator(
-            model,
-            credentials,
-            enabled_metrics=metric_list(args),
+            enabled_metrics=metrics,
             logprobs=not args.no_logprobs,
             single_call=args.single_call,
             prompt_layout=args.prompt_layout,
-            **options,
+            **common,
         )
 
-    evaluator = build_evaluator(args, make)
-    return await run_batch_command(
+    return await run_evaluator_command(
         args,
-        evaluator,
+        make,
         items,
         total,
         kind="summary",
-        metrics=evaluator.enabled_metrics,
+        report_inputs=_report_inputs,
         single=single,
-        write_report=_write_report,
     )
 
 
-def _write_report(args: argparse.Namespace, judge: str) -> None:
-    from ..report import write_report
-
-    inputs: Any
+def _report_inputs(args: argparse.Namespace) -> Any:
+    """The report's rows: the inputs, re-read as the run read them."""
     if args.example:
-        inputs = load_simple_summarization_dataset().load()
-    elif args.file:
+        return load_simple_summarization_dataset().load()
+    if args.file:
         # Re-read through the same reader as the run (any format, encoding and column
         # names; transcripts normalised; an unusable row keeps its position).
-        inputs = list(_rows(args, on_warning=lambda _: None))  # warned once, by the run
-    else:
-        text = read_source_file(args.input_file, args.encoding)
-        summary = _summary_file(args)
-        inputs = [{"input": text, "summary": summary}]
-    path = write_report(
-        args.output, args.report, inputs=inputs, title=f"sumjudge evaluate ({judge})"
-    )
-    eprint(f"sumjudge: report written to {path}")
+        return list(_rows(args, on_warning=lambda _: None))  # warned once, by the run
+    text = read_source_file(args.input_file, args.encoding)
+    return [{"input": text, "summary": _summary_file(args)}]
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,0 +1,195 @@
+"""The judge, input and output flags of the batch subcommands, and their checks.
+
+`add_judge_arguments`, `add_input_arguments` and `add_output_arguments` add the flags that
+choose and configure the judge, read the inputs and shape stdout; `check_flags` rejects
+impossible values in one line; `evaluator_options` turns the flags, with the engine flags
+(`_batch.py`), into evaluator arguments. `DefaultsHelpFormatter` states every default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import ConfigError
+from ..metrics._base import _LANGUAGES
+from ._batch import add_batch_arguments, cache_from_args, price_from_args, retry_policy_from_args
+from ._common import _KEYED_DEFAULTS, eprint
+
+__all__ = [
+    "FORMATS",
+    "DefaultsHelpFormatter",
+    "add_input_arguments",
+    "add_judge_arguments",
+    "add_output_arguments",
+    "add_run_arguments",
+    "check_flags",
+    "evaluator_options",
+    "metric_list",
+    "reader_options",
+    "warn",
+]
+
+FORMATS = ("table", "jsonl", "json")
+
+_DEFAULT_TEXT = {
+    # What an option whose default is None means, for --help (see DefaultsHelpFormatter).
+    "output": "stdout",
+    "rpm": "no cap",
+    "tpm": "no cap",
+    "max_cost": "no cap",
+    "price": "the built-in price table",
+    "prices": "the built-in table",
+    "context_window": "the built-in table; a model not in it is not checked",
+    "summary_json": "not written",
+    "report": "not written",
+    "cache_dir": "$SUMJUDGE_CACHE_DIR or the user cache dir",
+    "base_url": "the provider's own API",
+    "metrics": "all of them",
+    "format": "table on a terminal, else jsonl; always jsonl into -o",
+}
+
+
+class DefaultsHelpFormatter(argparse.HelpFormatter):
+    """Help that states every option's default: its value, or what None means."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "default" in text or action.default is argparse.SUPPRESS or action.nargs == 0:
+            return text  # states it already; or a flag (default: off)
+        if action.default in (None, ""):
+            meaning = _DEFAULT_TEXT.get(action.dest)
+            return f"{text} (default: {meaning})" if meaning else text
+        return f"{text} (default: %(default)s)"
+
+
+def _model_help() -> str:
+    keyed = ", ".join(f"{env} -> {model}" for env, model in _KEYED_DEFAULTS)
+    return (
+        "the judge: provider/model (e.g. openai/gpt-4o-mini) or 'local' / 'local-lexical' "
+        "for the offline judge (default: with --base-url, openai/default, the server's own "
+        f"model; else the first API key set among {keyed}; with none, local)"
+    )
+
+
+def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: str) -> None:
+    """--model, --base-url, --metrics (choices named in `metrics`), --language, --long-source."""
+    p.add_argument("--model", help=_model_help())
+    p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument("--metrics", help=f"comma-separated subset of {metrics}")
+    codes = ", ".join(sorted(_LANGUAGES))
+    p.add_argument("--language", help=f"{language}; a code ({codes}) or a language name")
+    p.add_argument(
+        "--long-source",
+        choices=["fail", "chunked"],
+        default="fail",
+        help="a source larger than the judge's window: fail the item, or judge it by parts "
+        "(chunked: the most relevant passages; notes of every part where all is needed)",
+    )
+
+
+def add_input_arguments(p: argparse.ArgumentParser) -> None:
+    """--encoding: how the input files' text is encoded."""
+    p.add_argument(
+        "--encoding",
+        help="the input files' text encoding, e.g. latin-1 or cp1252 (default: UTF-8, with "
+        "or without a byte-order mark; a line that does not decode fails that row only)",
+    )
+
+
+def warn(message: str) -> None:
+    """Print a reader's warning (e.g. repeated ids) as one line on stderr."""
+    eprint(f"sumjudge: warning: {message}")
+
+
+def add_output_arguments(p: argparse.ArgumentParser) -> None:
+    """--format: what stdout shows (the -o file is always JSON lines)."""
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="stdout: a table for people (id, rating, scores, reason, counts), JSON lines, "
+        "or one JSON array",
+    )
+
+
+def add_run_arguments(
+    p: argparse.ArgumentParser,
+    *,
+    handler: Callable[[argparse.Namespace], int],
+    check: Callable[[argparse.Namespace], None],
+) -> None:
+    """The flags every batch subcommand ends with, and its handler and flag checks.
+
+    Adds --encoding, --format and the engine's flags (`add_batch_arguments`); the command's
+    check is `check_flags`, then `check` (the subcommand's own contradictions).
+    """
+    add_input_arguments(p)
+    add_output_arguments(p)
+    add_batch_arguments(p)
+
+    def check_all(args: argparse.Namespace) -> None:
+        check_flags(args)
+        check(args)
+
+    p.set_defaults(handler=handler, check=check_all)
+
+
+_CODE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
+
+
+def check_flags(args: argparse.Namespace) -> None:
+    """Reject flag values the run cannot use, in one line naming the flag (exit 2).
+
+    Raises:
+        ConfigError: --language is an unknown code, or --resume has no -o.
+    """
+    language = getattr(args, "language", None)
+    if language is not None:
+        code = language.strip().lower()
+        base = re.split(r"[-_]", code)[0]
+        known = code in _LANGUAGES or base in _LANGUAGES
+        if not code or (_CODE.match(code) and len(base) <= 3 and not known):
+            raise ConfigError(
+                f"--language {language!r} is not a language code we know: use one of "
+                f"{', '.join(sorted(_LANGUAGES))}, or write the language's name "
+                "(e.g. --language Swedish)"
+            )
+    if getattr(args, "resume", False) and not args.output:
+        raise ConfigError("--resume needs -o/--output FILE: the results file to continue")
+
+
+def metric_list(args: argparse.Namespace) -> list[str] | None:
+    """The --metrics value as a list (None: the evaluator's default)."""
+    if not args.metrics:
+        return None
+    return [m.strip() for m in args.metrics.split(",") if m.strip()]
+
+
+def reader_options(
+    args: argparse.Namespace, on_warning: Callable[[str], None] | None = warn
+) -> dict[str, Any]:
+    """The row reader's arguments every batch subcommand takes from its flags."""
+    return {
+        "summary_column": args.summary_column,
+        "id_column": args.id_column,
+        "encoding": args.encoding,
+        "on_warning": on_warning,
+    }
+
+
+def evaluator_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The evaluator arguments every batch subcommand takes from its flags."""
+    table, price = price_from_args(args)
+    return {
+        "base_url": args.base_url,
+        "explanation_language": args.language,
+        "retry_policy": retry_policy_from_args(args),
+        "timeout": args.timeout,
+        "cache": cache_from_args(args),
+        "prices": table,
+        "price": price,
+        "context_window": args.context_window,
+        "long_source": args.long_source,
+    }
