@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, mo
 from ..errors import DataError
 from ..text import parse_turn_line, strip_control
 from ..transcripts import TranscriptTurn, parse_transcript, structured_format, turns_from_json
-from .summary import not_blank
+from .summary import OptionalText, Text
 
 __all__ = [
     "FREE_TEXT_SECTION",
@@ -43,23 +43,13 @@ class Turn(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    role: str
+    role: Text
     """The speaker's role, such as "agent" or "customer"."""
-    text: str
-    name: str | None = None
+    text: Text
+    name: OptionalText = None
     """The speaker's name, if known."""
-    timestamp: str | None = None
+    timestamp: OptionalText = None
     """When the turn started, as written in the source (e.g. "00:01:12")."""
-
-    @field_validator("role", "text", "name", "timestamp", mode="before")
-    @classmethod
-    def _clean(cls, value: Any) -> Any:
-        return strip_control(value) if isinstance(value, str) else value
-
-    @field_validator("role", "text")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        return not_blank(value)
 
 
 class SectionDefinition(BaseModel):

@@ -4,16 +4,46 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
 
 from ..errors import DataError
 from ..protocol import Usage
 from ..rules import Rating
 from ..text import strip_control
 
-__all__ = ["MetricResult", "SummaryData", "SummaryResult", "coerce_item", "not_blank"]
+__all__ = [
+    "MetricResult",
+    "OptionalText",
+    "SummaryData",
+    "SummaryResult",
+    "Text",
+    "clean",
+    "coerce_item",
+    "not_blank",
+]
+
+
+def not_blank(value: str) -> str:
+    """`value` unchanged; a text that is empty or only white space is refused."""
+    if not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+def clean(value: Any) -> Any:
+    """A text without control characters or ANSI escapes; other values unchanged.
+
+    No judge, explanation or terminal should see them.
+    """
+    return strip_control(value) if isinstance(value, str) else value
+
+
+Text = Annotated[str, BeforeValidator(clean), AfterValidator(not_blank)]
+"""A required text: control characters removed, and not empty or only white space."""
+OptionalText = Annotated[str | None, BeforeValidator(clean)]
+"""An optional text, control characters removed."""
 
 
 class SummaryData(BaseModel):
@@ -26,30 +56,12 @@ class SummaryData(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    input: str
+    input: Text
     """The source text (e.g. a meeting transcript)."""
-    summary: str
+    summary: Text
     """The generated summary to judge."""
-    id: str | None = None
+    id: OptionalText = None
     """Optional identifier carried into results."""
-
-    @field_validator("input", "summary", "id", mode="before")
-    @classmethod
-    def _clean(cls, value: Any) -> Any:
-        # No judge, explanation or terminal sees control characters or ANSI escapes.
-        return strip_control(value) if isinstance(value, str) else value
-
-    @field_validator("input", "summary")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        return not_blank(value)
-
-
-def not_blank(value: str) -> str:
-    """`value` unchanged; a text that is empty or only white space is refused."""
-    if not value.strip():
-        raise ValueError("must not be empty")
-    return value
 
 
 def coerce_item(item: SummaryData | Mapping[str, Any], index: int | str | None) -> SummaryData:
