@@ -57,6 +57,16 @@ def _no_network(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest)
 
 
 @pytest.fixture(autouse=True)
+def _forget_keys() -> Iterator[None]:
+    """Each test starts with no key recorded for redaction (`sumjudge.redaction`)."""
+    from sumjudge.redaction import forget_keys
+
+    forget_keys()
+    yield
+    forget_keys()
+
+
+@pytest.fixture(autouse=True)
 def _no_keys(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     """Tests never see real credentials unless they opt into hosted providers."""
     if request.node.get_closest_marker("hosted"):

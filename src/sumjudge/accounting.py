@@ -75,6 +75,8 @@ class RunSummary:
     States: `ok` (all metrics scored), `failed` (a metric or the item could not be judged;
     the record says why and after how many attempts), `invalid` (the input row is
     unusable), `not_run` (not started because the run was stopped, e.g. by `max_cost`).
+    `stopped` says why a run ended early; `key_refused` is set when the reason is that
+    the judge refused the API key (a configuration error: the CLI exits with 2).
     """
 
     items: int = 0
@@ -92,6 +94,7 @@ class RunSummary:
     priced: bool = True
     elapsed_s: float = 0.0
     stopped: str | None = None
+    key_refused: bool = False
     started: float = field(default_factory=time.perf_counter)
 
     def count(self, status: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .protocol import JudgeResponse
+    from .protocol import JudgeResponse, Usage
 
 __all__ = [
     "AuthError",
@@ -111,8 +111,16 @@ class TransientProviderError(ProviderError):
 class TruncatedResponseError(ProviderError):
     """The reply stopped at the token limit; its JSON cannot be trusted.
 
-    Not retried: at temperature 0 the same request would stop at the same place.
+    Not retried as is (at temperature 0 the same request stops at the same place): the
+    runner re-asks once with more room and a request to be brief (`reask.roomier`).
+
+    Attributes:
+        usage: the tokens the cut reply spent, which are billed all the same.
     """
+
+    def __init__(self, message: str, *, usage: Usage | None = None) -> None:
+        super().__init__(message)
+        self.usage = usage
 
 
 class ParseError(SumjudgeError):

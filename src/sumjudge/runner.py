@@ -1,32 +1,49 @@
-"""The async engine: where a request meets a judge, and how items run with bounded concurrency.
+"""The async engine: where a request meets a judge.
 
 `JudgeCaller.ask` is the one call -> read -> repair loop of the package. It looks the
 request up in the response cache, waits for the run's rate limiter, applies the retry
 policy (exponential back-off with jitter, Retry-After honoured, a per-call timeout, a cap
-on attempts), reads the reply with the caller's reader, and re-asks once with a repair
-note when the reply cannot be read. The caller is the only owner of the cache: a reply is
-stored only once its reader accepted it, so a rejected reply is never replayed.
+on attempts), reads the reply with the caller's reader, and re-asks when the reply cannot
+be used (`reask`): up to two repairs for a reply that cannot be read, and once with more
+room for a reply cut at the token limit. The caller is the only owner of the cache: a
+reply is stored only once its reader accepted it, so a rejected reply is never replayed.
+
+Where replies enter. Every reply and every provider error passes `redaction.redact`
+before anything reads, stores or reports it, so a key a server echoes never reaches the
+cache, a record or a terminal.
+
+A refused key (401/403) stops the caller: the calls already in flight finish, and every
+later call fails at once without being sent (`JudgeCaller.refused`), so that a run with
+a wrong key sends a handful of requests, not one per item.
 
 What a call spends is counted on the caller (`CallStats`) and on the item's own
-`ItemLedger`, which the evaluator passes in and gets back with the result.
-
-`run_items` streams results out as they finish, holding at most `concurrency` items in
-flight, so memory stays flat for any input size.
+`ItemLedger`, which the evaluator passes in and gets back with the result. `run_items`
+(in `scheduling`) runs the items with bounded concurrency.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
-import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from .accounting import CallStats, ItemLedger, RunSummary
-from .errors import ParseError, ProviderError, RateLimitError, TransientProviderError
+from .errors import (
+    AuthError,
+    ParseError,
+    ProviderError,
+    RateLimitError,
+    TransientProviderError,
+    TruncatedResponseError,
+)
 from .plan import Judged
-from .protocol import Judge, JudgeRequest, JudgeResponse, Message
-from .retry import RetryPolicy, describe_error
+from .protocol import Judge, JudgeRequest, JudgeResponse, Usage
+from .reask import repair_request, roomier_request
+from .redaction import redact_error, redact_response
+from .retry import RetryPolicy, describe_error, within
+from .scheduling import run_items
 from .tokens import estimate_tokens
 
 if TYPE_CHECKING:
@@ -43,34 +60,14 @@ __all__ = [
     "RunSummary",
     "describe_error",
     "repair_request",
+    "roomier_request",
     "run_items",
 ]
 
 T = TypeVar("T")
-R = TypeVar("R")
 
-
-def repair_request(request: JudgeRequest, reply: str, problem: str) -> JudgeRequest:
-    """The same request plus the bad reply and a note saying what was wrong with it."""
-    note = (
-        f"Your previous reply could not be used: {problem}. Reply again with only the JSON "
-        "object in the required format, keeping the same judgement if it was sound."
-    )
-    return JudgeRequest(
-        messages=(
-            *request.messages,
-            Message.of("assistant", reply[:4000]),
-            Message.of("user", note),
-        ),
-        task=request.task + ":repair",
-        schema=request.schema,
-        schema_name=request.schema_name,
-        temperature=request.temperature,
-        max_tokens=request.max_tokens,
-        logprobs=request.logprobs,
-        top_logprobs=request.top_logprobs,
-        subject=request.subject,
-    )
+#: Seconds the other requests wait for the first one's reply before they go anyway.
+PROBE_WAIT = 10.0
 
 
 def _accept(response: JudgeResponse) -> JudgeResponse:
@@ -112,6 +109,11 @@ class JudgeCaller:
         self._sleep = sleep
         self._rng = random.Random(seed)
         self._inflight: dict[str, asyncio.Future[JudgeResponse]] = {}
+        self._refused: str | None = None
+        # The first request goes alone (up to PROBE_WAIT s): if the key is refused, the
+        # run has sent one request instead of one per metric of every item in flight.
+        self._probe: asyncio.Event | None = None
+        self._probed = False
 
     @property
     def identity(self) -> str:
@@ -140,7 +142,11 @@ class JudgeCaller:
         Raises the last `ProviderError` (with `.attempts` set) when every try failed or
         the error is not retryable.
         """
-        return await self._reply(request, _accept, ledger, limiter)
+        try:
+            return await self._reply(request, _accept, ledger, limiter)
+        except ProviderError as exc:
+            self._failed(Judged(), exc, request, ledger)
+            raise
 
     async def ask(
         self,
@@ -151,36 +157,67 @@ class JudgeCaller:
         ledger: ItemLedger | None = None,
         limiter: RateLimiter | None = None,
     ) -> Judged[T]:
-        """Ask the judge and read its reply with `read`; re-ask once if it cannot be read.
+        """Ask the judge and read its reply with `read`, re-asking when it cannot be used.
 
-        Failures come back as data (`Judged.error`), never raised.
+        A reply `read` rejects is repaired up to `policy.max_repairs` times (not at all
+        with `repair=False`); a reply cut at the token limit is asked again once with
+        more room. Every re-ask is counted in `calls`, `usage` and the ledger. Failures
+        come back as data (`Judged.error`), never raised.
         """
         out: Judged[T] = Judged()
-        response: JudgeResponse | None = None
-        try:
+        base = current = request
+        repairs = self.policy.max_repairs if repair else 0
+        roomy = 1
+        while True:
             try:
-                response, out.value = await self._read(request, read, ledger, limiter)
+                response, value = await self._read(current, read, ledger, limiter)
+            except TruncatedResponseError as exc:
+                out.calls += 1
+                out.usage = out.usage + (exc.usage or Usage())
+                if roomy:
+                    roomy -= 1
+                    base, current = roomier_request(base), roomier_request(current)
+                    continue
+                self._failed(out, exc, current, ledger)
+            except ProviderError as exc:
+                out.calls += 1
+                self._failed(out, exc, current, ledger)
+            except ParseError as exc:
+                if exc.response is not None:
+                    out.calls += 1
+                    out.usage = out.usage + exc.response.usage
+                if repairs and exc.response is not None:
+                    repairs -= 1
+                    current = repair_request(base, exc.response.text, str(exc))
+                    continue
+                out.error = f"unparseable verdict: {exc}"
+                raw = exc.response.text if exc.response is not None else exc.raw
+                out.raw_reply = raw[:2000]
+            else:
                 out.calls += 1
                 out.usage = out.usage + response.usage
-            except ParseError as first:
-                if not repair or first.response is None:
-                    raise
-                response = first.response
-                out.calls += 1
-                out.usage = out.usage + response.usage
-                again = repair_request(request, response.text, str(first))
-                response, out.value = await self._read(again, read, ledger, limiter)
-                out.calls += 1
-                out.usage = out.usage + response.usage
-            out.response = response
-        except ProviderError as exc:
-            out.calls += 1
-            out.error = describe_error(exc)
-        except ParseError as exc:
-            out.error = f"unparseable verdict: {exc}"
-            raw = exc.response.text if exc.response is not None else exc.raw
-            out.raw_reply = raw[:2000]
-        return out
+                out.value, out.response = value, response
+            return out
+
+    def _failed(
+        self,
+        out: Judged[T],
+        error: ProviderError,
+        request: JudgeRequest,
+        ledger: ItemLedger | None,
+    ) -> None:
+        """Record a call that failed for good, on the caller, the ledger and `out`."""
+        out.error = describe_error(error)
+        self.stats.failures += 1
+        if ledger is not None:
+            ledger.failures.append(
+                {"task": request.task, "reason": str(error), "attempts": error.attempts}
+            )
+
+    @property
+    def refused(self) -> str | None:
+        """Why the judge refused our key (401/403), once it has; later calls are not sent."""
+        return self._refused
 
     async def _read(
         self,
@@ -231,7 +268,7 @@ class JudgeCaller:
                 break  # the leader's reader rejected the reply: ask for ourselves
         if hit is not None:
             try:
-                accepted = accept(hit)
+                accepted = accept(redact_response(hit))  # a cache written before redaction existed
             except ParseError:
                 self.cache.delete(key)  # stored by an older version that kept everything
             else:
@@ -258,12 +295,40 @@ class JudgeCaller:
         finally:
             del self._inflight[key]
 
+    async def _admit(self) -> bool:
+        """Wait for the first request's outcome, if it is still on its way; True: be it."""
+        if self._probed:
+            return False
+        if self._probe is None:
+            self._probe = asyncio.Event()
+            return True
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._probe.wait(), PROBE_WAIT)
+        return False
+
+    def _probe_done(self) -> None:
+        self._probed = True
+        if self._probe is not None:
+            self._probe.set()
+
     async def _attempts(
+        self, request: JudgeRequest, ledger: ItemLedger | None, limiter: RateLimiter | None
+    ) -> JudgeResponse:
+        probe = await self._admit()
+        try:
+            return await self._send(request, ledger, limiter)
+        finally:
+            if probe:
+                self._probe_done()
+
+    async def _send(
         self, request: JudgeRequest, ledger: ItemLedger | None, limiter: RateLimiter | None
     ) -> JudgeResponse:
         estimate = estimate_tokens(request.prompt_text()) if limiter is not None else 0
         attempt = 0
         while True:
+            if self._refused is not None:  # a wrong key fails every call: do not send more
+                raise AuthError(f"not sent: {self._refused}")
             attempt += 1
             if limiter is not None:
                 await limiter.acquire(estimate)
@@ -271,23 +336,24 @@ class JudgeCaller:
             if ledger is not None:
                 ledger.attempts += 1
             try:
-                response = await _within(self.judge.complete(request), self.policy.timeout)
+                response = _received(
+                    await within(self.judge.complete(request), self.policy.timeout)
+                )
             except asyncio.TimeoutError:
                 error: ProviderError = TransientProviderError(
                     f"no reply within {self.policy.timeout:g} s"
                 )
             except ProviderError as exc:
-                error = exc
+                error = redact_error(exc)
             else:
-                self._account(response, estimate, ledger, limiter)
+                self._account(response.usage, estimate, ledger, limiter)
                 return response
+            if isinstance(error, TruncatedResponseError):
+                self._account(error.usage or Usage(), estimate, ledger, limiter)
+            elif isinstance(error, AuthError) and self._refused is None:
+                self._refused = str(error)
             error.attempts = attempt
             if not error.retryable or attempt >= self.policy.max_attempts:
-                self.stats.failures += 1
-                if ledger is not None:
-                    ledger.failures.append(
-                        {"task": request.task, "reason": str(error), "attempts": attempt}
-                    )
                 raise error
             self.stats.retries += 1
             wait = self.policy.delay(attempt, error, self._rng)
@@ -297,12 +363,11 @@ class JudgeCaller:
 
     def _account(
         self,
-        response: JudgeResponse,
+        usage: Usage,
         estimate: int,
         ledger: ItemLedger | None,
         limiter: RateLimiter | None,
     ) -> None:
-        usage = response.usage
         self.stats.usage = self.stats.usage + usage
         cost = 0.0
         if self.price is not None:
@@ -317,76 +382,16 @@ class JudgeCaller:
             limiter.settle(spent - estimate if spent else 0)
 
 
-if sys.version_info >= (3, 11):
-
-    async def _within(call: Awaitable[T], seconds: float | None) -> T:
-        """`call`, cancelled after `seconds` (raising TimeoutError); no extra task."""
-        async with asyncio.timeout(seconds):
-            return await call
-
-else:  # pragma: no cover - Python 3.10
-
-    async def _within(call: Awaitable[T], seconds: float | None) -> T:
-        """`call`, cancelled after `seconds` (raising TimeoutError)."""
-        return await asyncio.wait_for(call, seconds)
+def _received(response: JudgeResponse) -> JudgeResponse:
+    """A reply as it may enter our code: keys removed, and a cut reply raised as such."""
+    if response.finish_reason in ("length", "max_tokens"):  # any backend, same handling
+        raise TruncatedResponseError(
+            f"reply truncated at the token limit ({response.finish_reason})",
+            usage=response.usage,
+        )
+    return redact_response(response)
 
 
 def _consume_exception(future: asyncio.Future[JudgeResponse]) -> None:
     if not future.cancelled():
         future.exception()  # mark retrieved: no "exception never retrieved" warning
-
-
-async def run_items(
-    items: Iterable[T],
-    worker: Callable[[int, T], Awaitable[R]],
-    *,
-    concurrency: int = 8,
-    stop: Callable[[], str | None] | None = None,
-    on_stop: Callable[[int, T, str], R] | None = None,
-) -> AsyncIterator[tuple[int, R]]:
-    """Run `worker(index, item)` over `items`, yielding (index, result) as each finishes.
-
-    Items are pulled from the iterable lazily, never more than `concurrency` at a time.
-    The worker must not raise for per-item problems: it returns them as results.
-
-    Args:
-        items: the inputs.
-        worker: judges one item.
-        concurrency: items in flight at most.
-        stop: checked before each new item is started; a non-empty string (the reason)
-            stops scheduling. Items in flight still finish.
-        on_stop: maps each item that was not started to a result, so that every input
-            item is accounted for; without it the remaining items are not yielded.
-    """
-    if concurrency < 1:
-        raise ValueError("concurrency must be at least 1")
-    iterator = iter(enumerate(items))
-    pending: dict[asyncio.Task[R], int] = {}
-    reason: str | None = None
-
-    def fill() -> None:
-        nonlocal reason
-        while len(pending) < concurrency and reason is None:
-            if stop is not None and (why := stop()):
-                reason = why
-                return
-            try:
-                index, item = next(iterator)
-            except StopIteration:
-                return
-            pending[asyncio.ensure_future(worker(index, item))] = index
-
-    fill()
-    try:
-        while pending:
-            done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                index = pending.pop(task)
-                yield index, task.result()
-            fill()
-        if reason is not None and on_stop is not None:
-            for index, item in iterator:
-                yield index, on_stop(index, item, reason)
-    finally:
-        for task in pending:
-            task.cancel()

@@ -15,7 +15,21 @@ import sumjudge
 PACKAGE = Path(sumjudge.__file__).parent
 # What the pure layers may not import: engine, backends, evaluators and the face.
 ENGINE = {"judges", "runner", "cache", "evaluators", "cli"}
-PURE = ("metrics", "protocol", "types", "errors", "rules", "plan", "text", "tokens", "transcripts")
+PURE = (
+    "metrics",
+    "protocol",
+    "types",
+    "errors",
+    "rules",
+    "plan",
+    "text",
+    "tokens",
+    "transcripts",
+    "redaction",
+    "reask",
+    "retry",
+    "scheduling",
+)
 
 
 def _unit(path: Path) -> str:

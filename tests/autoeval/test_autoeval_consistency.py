@@ -46,13 +46,13 @@ async def test_derived_consistency_extremes_and_failure() -> None:
         out = await ev.evaluate(ITEM)
         assert list(out) == ["id", "consistency", "accuracy"]
         assert out["consistency"]["score"] == expected
-    judge = ScriptedJudge({"accuracy": ["not json", "still not json"]})
+    judge = ScriptedJudge({"accuracy": ["not json", "still not json", "no json"]})
     ev = AutoEvaluator(judge, metrics=["accuracy", "consistency"], retry_policy=NO_WAIT)
     out = await ev.evaluate(ITEM)
     assert out["accuracy"]["score"] is None and "unparseable" in out["accuracy"]["error"]
     assert out["consistency"]["score"] is None
     assert out["consistency"]["error"].startswith("accuracy failed: unparseable")
-    assert len(judge.requests) == 2  # the request and its one repair
+    assert len(judge.requests) == 3  # the request and its two repairs
 
 
 async def test_consistency_alone_uses_the_foundation_metric() -> None:

@@ -159,9 +159,7 @@ async def test_chunked_long_source_states_strategy_and_coverage() -> None:
 
 async def test_failed_metric_reply_is_not_replayed_from_cache(tmp_path: Path) -> None:
     ok = {"score": 3, "explanation": "ok"}
-    bad = ScriptedJudge(
-        {"coherence": ["I will not answer in JSON.", "Still prose."], "*": [ok] * 3}
-    )
+    bad = ScriptedJudge({"coherence": ["No JSON.", "Still prose.", "Prose again."], "*": [ok] * 3})
     ev = SummarizationEvaluator(bad, retry_policy=NO_WAIT, cache=tmp_path, logprobs=False)
     item = SummaryData(input="Rina ships Friday.", summary="Friday.")
     (first,) = [r async for r in ev.evaluate_batch([item], concurrency=1)]

@@ -117,7 +117,7 @@ def test_no_api_key_in_any_written_file(tmp_path: Path) -> None:
         sent = [r["headers"].get("authorization", "") for r in srv.requests]
     assert any(KEY in h for h in sent), "the key should reach the server"
     (tmp_path / "stderr.log").write_text(result.stderr + result.stdout)
-    assert result.returncode == 3  # one item failed (the 401)
+    assert result.returncode == 2  # the key was refused: the run stopped
     assert "[REDACTED]" in out.read_text()
     files = [p for p in tmp_path.rglob("*") if p.is_file()]
     assert any(p.name.startswith("responses.sqlite3") for p in files)

@@ -73,8 +73,12 @@ async def test_each_fault_kind_is_handled() -> None:
             # item 3: an out-of-range score, then the repair re-ask answers
             Reply.json({"explanation": "x", "score": 7}),
             good,
-            # item 4: truncated at the token limit: not retried (same request, same cut)
+            # item 4: truncated at the token limit: asked again with more room, answered
             Reply.truncated('{"explanation": "cut'),
+            good,
+            # item 5: truncated twice: a failure that says so (the same cut is not re-sent)
+            Reply.truncated('{"explanation": "cut'),
+            Reply.truncated('{"explanation": "cut again'),
         )
         policy = RetryPolicy(
             max_attempts=6, initial_delay=0, max_delay=0, max_retry_after=0, timeout=0.3
@@ -87,11 +91,17 @@ async def test_each_fault_kind_is_handled() -> None:
             enabled_metrics=["coherence"],
             logprobs=False,
         )
-        records = [r async for r in ev.evaluate_batch(ITEMS[:5], concurrency=1)]
+        records = [r async for r in ev.evaluate_batch(ITEMS[:6], concurrency=1)]
         await ev.aclose()
-    assert [r.status for r in records] == ["ok"] * 4 + ["failed"], [r.to_dict() for r in records]
-    assert [r.meta["run"]["judge_calls"] for r in records] == [4, 2, 2, 2, 1]
-    (failure,) = records[4].failures
+        bodies = [r["body"] for r in srv.requests]
+    assert [r.status for r in records] == ["ok"] * 5 + ["failed"], [r.to_dict() for r in records]
+    assert [r.meta["run"]["judge_calls"] for r in records] == [4, 2, 2, 2, 2, 2]
+    cut, roomier = bodies[10], bodies[11]
+    limit = next(k for k in ("max_completion_tokens", "max_tokens") if k in cut)
+    assert roomier[limit] == 2 * cut[limit]
+    assert "brief" in roomier["messages"][-1]["content"]
+    assert roomier["messages"][:-1] == cut["messages"][:-1]  # the prompt prefix is kept
+    (failure,) = records[5].failures
     assert "Truncated" in failure["reason"] and failure["attempts"] == 1
 
 

@@ -37,8 +37,8 @@ async def test_summarization_evaluate_does_not_keep_an_unparseable_reply(tmp_pat
     prose = ScriptedJudge(responder=lambda r: "I would rather not say.", name="scripted/j")
     first = SummarizationEvaluator(prose, enabled_metrics=["coherence"], cache=cache)
     out = await first.evaluate(ITEM)
-    assert out["summary"]["coherence"]["score"] is None and len(prose.requests) == 2
-    assert len(cache) == 0  # neither the reply nor the repair's reply was kept
+    assert out["summary"]["coherence"]["score"] is None and len(prose.requests) == 3
+    assert len(cache) == 0  # neither the reply nor the two repairs' replies were kept
 
     good = ScriptedJudge(responder=lambda r: GOOD, name="scripted/j")
     second = SummarizationEvaluator(good, enabled_metrics=["coherence"], cache=cache)
@@ -55,7 +55,7 @@ async def test_autoevaluator_does_not_keep_an_unparseable_reply(tmp_path: Path) 
     first = AutoEvaluator(prose, metrics=["accuracy"], cache=cache)
     out = await first.evaluate(CONVERSATION)
     assert out["accuracy"]["score"] is None and "error" in out["accuracy"]
-    assert len(prose.requests) == 2 and len(cache) == 0
+    assert len(prose.requests) == 3 and len(cache) == 0
 
     good = ScriptedJudge(responder=lambda r: POINTS, name="scripted/j")
     second = AutoEvaluator(good, metrics=["accuracy"], cache=cache)

@@ -105,12 +105,24 @@ async def test_500_then_success(server: FakeOpenAIServer) -> None:
 
 
 async def test_truncation_is_an_error_before_parsing(server: FakeOpenAIServer) -> None:
-    server.enqueue(Reply.truncated('{"explanation": "The summary is'))
+    """A cut reply is asked again once with more room; cut again, it is an error."""
+    server.enqueue(
+        Reply.truncated('{"explanation": "The summary is'),
+        Reply.truncated('{"explanation": "The summary is'),
+    )
     out = (await ev(server, ["coherence"]).evaluate(DATA))["summary"]
     assert out["coherence"]["score"] is None
     assert "TruncatedResponseError" in out["coherence"]["error"]
     assert out["relevancy_rating"] is None
-    assert len(server.requests) == 1
+    assert len(server.requests) == 2
+
+
+async def test_truncated_reply_is_recovered_with_more_room(server: FakeOpenAIServer) -> None:
+    server.enqueue(Reply.truncated('{"explanation": "The summary is'), Reply.json(v(3)))
+    evaluator = ev(server, ["coherence"])
+    out = (await evaluator.evaluate(DATA))["summary"]
+    assert out["coherence"]["score"] == 3 and len(server.requests) == 2
+    assert evaluator.caller is not None and evaluator.caller.stats.attempts == 2
 
 
 async def test_connection_reset_is_retried(server: FakeOpenAIServer) -> None:
@@ -159,7 +171,7 @@ async def test_server_that_rejects_logprobs() -> None:
 
 
 async def test_out_of_range_score_fails_after_repair(server: FakeOpenAIServer) -> None:
-    server.enqueue(Reply.json(v(7)), Reply.json(v(5)))
+    server.enqueue(Reply.json(v(7)), Reply.json(v(5)), Reply.json(v(9)))
     out = (await ev(server, ["fluency"]).evaluate(DATA))["summary"]
     assert out["fluency"]["score"] is None and "outside the scale" in out["fluency"]["error"]
 

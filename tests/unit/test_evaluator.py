@@ -99,7 +99,9 @@ async def test_unparseable_reply_gets_one_repair_then_succeeds() -> None:
 
 
 async def test_still_unparseable_after_repair_is_an_error_not_a_score() -> None:
-    judge = ScriptedJudge({"coherence": ["prose", '{"explanation": "x", "score": 9}']})
+    judge = ScriptedJudge(
+        {"coherence": ["prose", "more prose", '{"explanation": "x", "score": 9}']}
+    )
     ev = evaluator(judge, enabled_metrics=["coherence"])
     body = (await ev.evaluate(DATA))["summary"]
     assert body["coherence"]["score"] is None

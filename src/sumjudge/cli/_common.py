@@ -18,6 +18,9 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from ..redaction import redact as redact_keys
+from ..redaction import remember_key
+
 __all__ = [
     "EXIT_BUG",
     "EXIT_CONFIG",
@@ -55,16 +58,16 @@ def eprint(*parts: object, file: TextIO | None = None) -> None:
 
 
 def secrets_from_env() -> list[str]:
-    """API key values present in the environment (long enough to be worth redacting)."""
-    return [v for k in KEY_ENV_VARS if len(v := os.environ.get(k, "")) >= 8]
+    """API key values present in the environment, recorded as in use (see `redaction`)."""
+    found = [v for k in KEY_ENV_VARS if (v := os.environ.get(k, ""))]
+    for key in found:
+        remember_key(key)
+    return found
 
 
 def redact(text: str, secrets: list[str]) -> str:
-    """`text` with every secret replaced by [REDACTED]."""
-    for s in secrets:
-        if s in text:
-            text = text.replace(s, "[REDACTED]")
-    return text
+    """`text` without any key in use or in `secrets`, whole or as a fragment (see `redaction`)."""
+    return redact_keys(text, secrets)
 
 
 def _number(text: str, kind: type[int] | type[float]) -> float:

@@ -26,7 +26,15 @@ from ..evaluators.records import Record, item_id
 from ..runner import RunSummary
 from ..tokens import check_context
 from ._batch import EXIT_STOPPED, BatchProgress, _Spinner
-from ._common import EXIT_ITEM_ERRORS, EXIT_OK, choose_model, eprint, redact, secrets_from_env
+from ._common import (
+    EXIT_CONFIG,
+    EXIT_ITEM_ERRORS,
+    EXIT_OK,
+    choose_model,
+    eprint,
+    redact,
+    secrets_from_env,
+)
 from ._flags import evaluator_options, metric_list
 from ._output import InOrder, Output
 from ._sink import write_summary_json
@@ -332,6 +340,20 @@ async def _judge(
     if args.summary_json:
         summary_data = {"judge": evaluator.judge_name, **summary.to_dict(), **extra}
         write_summary_json(args.summary_json, summary_data, secrets)
+    if summary.key_refused:
+        eprint(_refused_line(evaluator, summary, args))
+        return EXIT_CONFIG  # the key is the user's to fix; --resume continues after
     if summary.stopped:
         return EXIT_STOPPED
     return EXIT_ITEM_ERRORS if (summary.failed or summary.invalid) else EXIT_OK
+
+
+def _refused_line(evaluator: Any, summary: RunSummary, args: argparse.Namespace) -> str:
+    """What to do after the judge refused the key: which variable, and how to continue."""
+    env_var = getattr(getattr(evaluator.caller, "judge", None), "env_var", None)
+    where = f"set {env_var} to a valid key" if env_var else "check the judge's API key"
+    again = " and rerun with --resume" if getattr(args, "output", None) else " and rerun"
+    return (
+        f"sumjudge: error: the judge refused the API key, so the run stopped "
+        f"({summary.not_run} item(s) not run): {where}{again}"
+    )

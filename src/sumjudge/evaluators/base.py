@@ -210,7 +210,9 @@ class Evaluator(Generic[ItemT, ResultT]):
         Every item ends as exactly one record (`Record.status`): judged ("ok", or
         "failed" with each failed metric's reason and attempts), invalid input (a bad
         item, or a `DataError` a loader put in its place, becomes a record with `error`),
-        or "not_run" (after `max_cost`). Records carry the input's 0-based `index`.
+        or "not_run" (after `max_cost`, or once the judge refused the API key: the
+        calls in flight finish, no more are sent, `summary.key_refused` is set). Records
+        carry the input's 0-based `index`.
 
         Args:
             items: the inputs, pulled lazily (so a file of any size streams through).
@@ -238,6 +240,8 @@ class Evaluator(Generic[ItemT, ResultT]):
         meta_base = self.meta_base()
 
         def stop() -> str | None:
+            if caller.refused is not None:  # every later call would be refused too
+                return f"the judge refused the API key: {caller.refused}"
             if max_cost is None:
                 return None
             spent = caller.stats.cost_usd - before.cost_usd
@@ -259,7 +263,8 @@ class Evaluator(Generic[ItemT, ResultT]):
             run.absorb(caller.stats, before)
             yield record
         run.absorb(caller.stats, before)
-        run.stopped = stop() if run.not_run else None
+        run.key_refused = caller.refused is not None
+        run.stopped = stop() if run.not_run or run.key_refused else None
 
     async def _record(
         self, index: int, raw: Any, meta_base: dict[str, Any], limiter: RateLimiter | None

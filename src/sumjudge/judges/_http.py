@@ -17,9 +17,11 @@ from ..errors import (
     TransientProviderError,
 )
 from ..protocol import LLM_CAPABILITIES, Capabilities
+from ..redaction import redact, remember_key
 
 __all__ = [
     "SDKJudge",
+    "provider_text",
     "resolve_key",
     "retry_after_seconds",
     "sdk_error",
@@ -76,6 +78,14 @@ class SDKJudge:
         await self._client.close()
 
 
+def provider_text(text: object, limit: int = 300) -> str:
+    """A provider's message as we keep it: keys removed first (`redaction`), then shortened.
+
+    In that order: a key cut in two by the shortening would survive as a fragment.
+    """
+    return redact(str(text))[:limit]
+
+
 def retry_after_seconds(headers: Mapping[str, Any] | None) -> float | None:
     """Seconds to wait from `Retry-After-Ms` or `Retry-After` (delta or HTTP date).
 
@@ -98,9 +108,11 @@ def retry_after_seconds(headers: Mapping[str, Any] | None) -> float | None:
 def resolve_key(explicit: str | None, env_var: str, provider: str, *, required: bool = True) -> str:
     """The API key from the argument, else the environment; never logged."""
     if explicit:
+        remember_key(explicit)  # from now on redacted wherever text enters (`redaction`)
         return explicit
     value = os.environ.get(env_var, "")
     if value:
+        remember_key(value)
         return value
     if required:
         raise MissingCredentialsError(provider, env_var)

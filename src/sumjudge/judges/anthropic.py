@@ -13,7 +13,7 @@ from typing import Any
 
 from ..errors import MissingDependencyError, ProviderError, TruncatedResponseError
 from ..protocol import JudgeRequest, JudgeResponse, Usage
-from ._http import SDKJudge, resolve_key, sdk_error
+from ._http import SDKJudge, provider_text, resolve_key, sdk_error
 
 __all__ = ["AnthropicJudge"]
 
@@ -77,10 +77,6 @@ class AnthropicJudge(SDKJudge):
         except self._anthropic.APIError as exc:
             raise self._map_error(exc) from exc
         latency = time.perf_counter() - started
-        if msg.stop_reason == "max_tokens":
-            raise TruncatedResponseError(
-                f"reply truncated at the token limit ({request.max_tokens})"
-            )
         text = "".join(getattr(b, "text", "") for b in msg.content if b.type == "text")
         u = msg.usage
         usage = Usage(
@@ -91,6 +87,10 @@ class AnthropicJudge(SDKJudge):
             cached_prompt_tokens=u.cache_read_input_tokens or 0,
             cache_write_tokens=u.cache_creation_input_tokens or 0,
         )
+        if msg.stop_reason == "max_tokens":
+            raise TruncatedResponseError(
+                f"reply truncated at the token limit ({request.max_tokens})", usage=usage
+            )
         return JudgeResponse(
             text=text,
             finish_reason=str(msg.stop_reason or "end_turn"),
@@ -105,7 +105,7 @@ class AnthropicJudge(SDKJudge):
         return sdk_error(
             self._anthropic,
             exc,
-            detail=lambda e: str(getattr(e, "api_message", None) or e)[:300],
+            detail=lambda e: provider_text(getattr(e, "api_message", None) or e),
             refused=f"Anthropic refused the credentials (HTTP {{status}}). Check {self.env_var}.",
             label="anthropic",
         )

@@ -13,7 +13,7 @@ from ..errors import (
     TruncatedResponseError,
 )
 from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
-from ._http import SDKJudge, resolve_key, retry_after_seconds, status_error
+from ._http import SDKJudge, provider_text, resolve_key, retry_after_seconds, status_error
 
 __all__ = ["GoogleJudge"]
 
@@ -108,11 +108,6 @@ class GoogleJudge(SDKJudge):
             raise TransientProviderError("Gemini returned no candidates (blocked or empty)")
         cand = resp.candidates[0]
         finish = str(getattr(cand.finish_reason, "value", cand.finish_reason) or "STOP")
-        if finish == "MAX_TOKENS":
-            raise TruncatedResponseError(
-                f"reply truncated at the token limit ({request.max_tokens})"
-            )
-        text = resp.text or ""
         um = resp.usage_metadata
         usage = Usage()
         if um is not None:
@@ -121,6 +116,11 @@ class GoogleJudge(SDKJudge):
                 completion_tokens=(um.candidates_token_count or 0) + (um.thoughts_token_count or 0),
                 cached_prompt_tokens=um.cached_content_token_count or 0,
             )
+        if finish == "MAX_TOKENS":
+            raise TruncatedResponseError(
+                f"reply truncated at the token limit ({request.max_tokens})", usage=usage
+            )
+        text = resp.text or ""
         logprobs: tuple[TokenLogprob, ...] | None = None
         note: str | None = None
         if request.logprobs:
@@ -169,7 +169,7 @@ class GoogleJudge(SDKJudge):
             headers = getattr(getattr(exc, "response", None), "headers", None)
             return status_error(
                 int(exc.code or 0),
-                f"{exc.status}: {exc.message}"[:300],
+                provider_text(f"{exc.status}: {exc.message}"),
                 retry_after=retry_after_seconds(headers),
                 refused=f"Google refused the credentials (HTTP {{status}}). Check {self.env_var}.",
             )

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ProviderError, TransientProviderError, TruncatedResponseError
 from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
-from ._http import SDKJudge, resolve_key, sdk_error
+from ._http import SDKJudge, provider_text, resolve_key, sdk_error
 
 __all__ = ["OpenAIJudge"]
 
@@ -183,11 +183,6 @@ class OpenAIJudge(SDKJudge):
         choice = choices[0]
         text = (choice.get("message") or {}).get("content") or ""
         finish = choice.get("finish_reason") or "stop"
-        if finish == "length":
-            raise TruncatedResponseError(
-                f"reply truncated at the token limit ({request.max_tokens}); "
-                "raise max_tokens or shorten the prompt"
-            )
         usage = Usage()
         u = data.get("usage")
         if isinstance(u, dict):
@@ -197,6 +192,12 @@ class OpenAIJudge(SDKJudge):
                 completion_tokens=int(u.get("completion_tokens") or 0),
                 cached_prompt_tokens=int(details.get("cached_tokens") or 0),
                 cache_write_tokens=int(details.get("cache_write_tokens") or 0),
+            )
+        if finish == "length":
+            raise TruncatedResponseError(
+                f"reply truncated at the token limit ({request.max_tokens}); "
+                "raise max_tokens or shorten the prompt",
+                usage=usage,
             )
         logprobs: tuple[TokenLogprob, ...] | None = None
         note: str | None = None
@@ -244,8 +245,8 @@ def _error_detail(exc: Any) -> str:
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and inner.get("message"):
-            return str(inner["message"])[:300]
-        return str(inner)[:300]
+            return provider_text(inner["message"])
+        return provider_text(inner)
     if isinstance(body, str):
-        return body[:300]
-    return str(getattr(exc, "message", exc))[:300]
+        return provider_text(body)
+    return provider_text(getattr(exc, "message", exc))
