@@ -1,24 +1,39 @@
-"""Client-side rate limits: requests per minute and tokens per minute, as token buckets.
+"""Client-side rate limits that mean what they say: at most N in any 60-second window.
 
-Each bucket refills continuously at its per-minute rate and holds at most
-`burst_seconds` worth of capacity, so a run starts smoothly instead of firing a whole
-minute's budget at once. Waiters are served first come, first served. A request larger
-than the bucket is let through when the bucket is full (and drives it negative), so it
-is delayed, never refused. A 429 from the provider pauses every caller for its
-Retry-After (`pause`), since the limit it hit is shared.
+`--rpm 120` promises the provider at most 120 requests in *any* 60 seconds, because that
+is how providers count: a sliding minute, not a refill rate. Two mechanisms together
+keep the promise and keep the flow smooth:
+
+- `SlidingWindow`: a log of what was sent in the last window (60 s plus a little slack,
+  for the time a request spends on its way). Nothing is sent that would put the window
+  over its cap, so the busiest 60 seconds never hold more than N, whatever the timing.
+- `TokenBucket`: spaces requests out at the per-minute rate with at most
+  `burst_seconds` (2 s) of budget at once, so a run does not fire its whole minute in
+  the first second and then wait 59.
+
+Tokens per minute work the same way. A request is charged an estimate of its tokens up
+front and settled with the real count once the reply says it (`settle` with the ticket
+that `acquire` returned), so the window holds what was really spent. A request larger
+than the whole cap is let through when the window is empty (delayed, never refused). A
+429 from the provider pauses every caller for its Retry-After (`pause`), since the
+limit it hit is shared.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 
-__all__ = ["RateLimiter", "TokenBucket"]
+__all__ = ["RateLimiter", "SlidingWindow", "Ticket", "TokenBucket"]
+
+#: Seconds of budget the smoothing bucket may spend at once.
+BURST_SECONDS = 2.0
 
 
 class TokenBucket:
-    """A continuously refilling bucket.
+    """A continuously refilling bucket (the smoothing half of a limit).
 
     Args:
         per_minute: refill rate.
@@ -30,7 +45,7 @@ class TokenBucket:
         self,
         per_minute: float,
         *,
-        burst_seconds: float = 5.0,
+        burst_seconds: float = BURST_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if per_minute <= 0:
@@ -63,18 +78,95 @@ class TokenBucket:
         self.level = min(self.capacity, self.level + amount)
 
 
+class Ticket:
+    """What one `acquire` charged, so that `settle` corrects that very charge."""
+
+    __slots__ = ("at", "requests", "tokens")
+
+    def __init__(self, at: float, tokens: float) -> None:
+        self.at = at
+        self.requests = 1.0
+        self.tokens = tokens
+
+
+class SlidingWindow:
+    """At most `limit` units in any `window` seconds (the cap half of a limit).
+
+    Args:
+        limit: the cap per window.
+        window: the window's length in seconds.
+        slack: extra seconds an entry is remembered, for the time between our send and
+            the provider's count (so its window cannot see two of our windows' worth).
+        field: which `Ticket` field this window counts ("requests" or "tokens").
+        clock: monotonic clock (injectable for tests).
+    """
+
+    def __init__(
+        self,
+        limit: float,
+        *,
+        window: float = 60.0,
+        slack: float = 1.0,
+        field: str = "requests",
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if limit <= 0:
+            raise ValueError("a rate limit must be positive")
+        self.limit = limit
+        self.span = window + slack
+        self.field = field
+        self._clock = clock
+        self._entries: deque[Ticket] = deque()
+
+    def _amount(self, ticket: Ticket) -> float:
+        return float(getattr(ticket, self.field))
+
+    def used(self) -> float:
+        """Units charged within the window that ends now."""
+        self._expire(self._clock())
+        return sum(self._amount(t) for t in self._entries)
+
+    def _expire(self, now: float) -> None:
+        while self._entries and self._entries[0].at <= now - self.span:
+            self._entries.popleft()
+
+    def wait_time(self, amount: float) -> float:
+        """Seconds until `amount` more fits in the window (0: now)."""
+        now = self._clock()
+        self._expire(now)
+        total = sum(self._amount(t) for t in self._entries)
+        if not self._entries or total + amount <= self.limit:
+            return 0.0
+        for ticket in self._entries:  # oldest first: when does enough of it expire?
+            total -= self._amount(ticket)
+            if total + amount <= self.limit or total <= 0:
+                return max(0.0, ticket.at + self.span - now)
+        return 0.0  # pragma: no cover - the loop returns once the window empties
+
+    def add(self, ticket: Ticket) -> None:
+        """Count `ticket` in the window (the caller adds each ticket once)."""
+        if not self._entries or self._entries[-1] is not ticket:
+            self._entries.append(ticket)
+
+
 class RateLimiter:
-    """Waits so that requests and tokens stay under per-minute limits.
+    """Waits so that requests and tokens stay under per-minute limits in any window.
 
     Example:
         >>> limiter = RateLimiter(requests_per_minute=500, tokens_per_minute=200_000)
-        >>> await limiter.acquire(tokens=1200)   # before each request
+        >>> ticket = await limiter.acquire(tokens=1200)   # before each request
+        >>> limiter.settle(+150, ticket)                  # the reply used 1,350
 
     Args:
-        requests_per_minute: cap on requests (None: unlimited).
-        tokens_per_minute: cap on prompt + completion tokens (None: unlimited). Requests
-            are charged an estimate up front and settled with the real count afterwards.
+        requests_per_minute: cap on requests in any window (None: unlimited).
+        tokens_per_minute: cap on prompt + completion tokens in any window (None:
+            unlimited).
         burst_seconds: how many seconds of budget may be spent at once.
+        window_seconds: the window the caps hold over (60: per minute). A shorter
+            window scales time for tests: the caps then hold per `window_seconds`.
+        slack_seconds: how long after its window a request is still counted. The cap
+            holds at the provider as long as our requests reach it within this much of
+            each other's send times (network and queueing jitter).
         clock, sleep: injectable for tests.
     """
 
@@ -83,20 +175,27 @@ class RateLimiter:
         requests_per_minute: float | None = None,
         tokens_per_minute: float | None = None,
         *,
-        burst_seconds: float = 5.0,
+        burst_seconds: float = BURST_SECONDS,
+        window_seconds: float = 60.0,
+        slack_seconds: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        self.requests = (
-            TokenBucket(requests_per_minute, burst_seconds=burst_seconds, clock=clock)
-            if requests_per_minute
-            else None
-        )
-        self.tokens = (
-            TokenBucket(tokens_per_minute, burst_seconds=burst_seconds, clock=clock)
-            if tokens_per_minute
-            else None
-        )
+        scale = window_seconds / 60.0
+        slack = slack_seconds
+
+        def limit(per_minute: float | None, field: str) -> tuple[TokenBucket, SlidingWindow]:
+            assert per_minute
+            rate = per_minute / scale  # the bucket refills per (real) minute
+            return (
+                TokenBucket(rate, burst_seconds=burst_seconds, clock=clock),
+                SlidingWindow(
+                    per_minute, window=window_seconds, slack=slack, field=field, clock=clock
+                ),
+            )
+
+        self.requests = limit(requests_per_minute, "requests") if requests_per_minute else None
+        self.tokens = limit(tokens_per_minute, "tokens") if tokens_per_minute else None
         self._clock = clock
         self._sleep = sleep
         self._lock = asyncio.Lock()
@@ -113,25 +212,38 @@ class RateLimiter:
         if seconds > 0:
             self._paused_until = max(self._paused_until, self._clock() + seconds)
 
-    async def acquire(self, tokens: int = 0) -> None:
+    async def acquire(self, tokens: int = 0) -> Ticket:
         """Wait until one request of about `tokens` tokens fits under the limits."""
         async with self._lock:  # first come, first served
             while True:
                 wait = max(0.0, self._paused_until - self._clock())
                 if self.requests is not None:
-                    wait = max(wait, self.requests.wait_time(1))
+                    bucket, window = self.requests
+                    wait = max(wait, bucket.wait_time(1), window.wait_time(1))
                 if self.tokens is not None and tokens:
-                    wait = max(wait, self.tokens.wait_time(tokens))
+                    bucket, window = self.tokens
+                    wait = max(wait, bucket.wait_time(tokens), window.wait_time(tokens))
                 if wait <= 0:
                     break
                 self.waited_s += wait
                 await self._sleep(wait)
+            ticket = Ticket(self._clock(), float(tokens))
             if self.requests is not None:
-                self.requests.take(1)
-            if self.tokens is not None and tokens:
-                self.tokens.take(tokens)
+                self.requests[0].take(1)
+                self.requests[1].add(ticket)
+            if self.tokens is not None:
+                self.tokens[0].take(tokens)
+                self.tokens[1].add(ticket)  # even at 0: `settle` may charge it later
+            return ticket
 
-    def settle(self, extra_tokens: int) -> None:
-        """Charge (or refund, if negative) the difference between real and estimated tokens."""
-        if self.tokens is not None and extra_tokens:
-            self.tokens.give(-extra_tokens)
+    def settle(self, extra_tokens: int, ticket: Ticket | None = None) -> None:
+        """Charge (or refund, if negative) the difference between real and estimated tokens.
+
+        With the `ticket` of the request, the window holds its real count from the time
+        it was sent; without one only the smoothing bucket is corrected.
+        """
+        if self.tokens is None or not extra_tokens:
+            return
+        self.tokens[0].give(-extra_tokens)
+        if ticket is not None:
+            ticket.tokens = max(0.0, ticket.tokens + extra_tokens)

@@ -49,7 +49,7 @@ from .tokens import estimate_tokens
 if TYPE_CHECKING:
     from .cache import ResponseCache
     from .cost import Price
-    from .ratelimit import RateLimiter
+    from .ratelimit import RateLimiter, Ticket
 
 __all__ = [
     "CallStats",
@@ -330,8 +330,7 @@ class JudgeCaller:
             if self._refused is not None:  # a wrong key fails every call: do not send more
                 raise AuthError(f"not sent: {self._refused}")
             attempt += 1
-            if limiter is not None:
-                await limiter.acquire(estimate)
+            ticket = await limiter.acquire(estimate) if limiter is not None else None
             self.stats.attempts += 1
             if ledger is not None:
                 ledger.attempts += 1
@@ -346,10 +345,10 @@ class JudgeCaller:
             except ProviderError as exc:
                 error = redact_error(exc)
             else:
-                self._account(response.usage, estimate, ledger, limiter)
+                self._account(response.usage, estimate, ledger, limiter, ticket)
                 return response
             if isinstance(error, TruncatedResponseError):
-                self._account(error.usage or Usage(), estimate, ledger, limiter)
+                self._account(error.usage or Usage(), estimate, ledger, limiter, ticket)
             elif isinstance(error, AuthError) and self._refused is None:
                 self._refused = str(error)
             error.attempts = attempt
@@ -367,6 +366,7 @@ class JudgeCaller:
         estimate: int,
         ledger: ItemLedger | None,
         limiter: RateLimiter | None,
+        ticket: Ticket | None = None,
     ) -> None:
         self.stats.usage = self.stats.usage + usage
         cost = 0.0
@@ -379,7 +379,7 @@ class JudgeCaller:
         if limiter is not None:
             # The limiter was charged an estimate of the prompt; settle with the real count.
             spent = usage.prompt_tokens + usage.completion_tokens
-            limiter.settle(spent - estimate if spent else 0)
+            limiter.settle(spent - estimate if spent else 0, ticket)
 
 
 def _received(response: JudgeResponse) -> JudgeResponse:

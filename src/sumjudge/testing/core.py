@@ -11,6 +11,7 @@ import inspect
 import logging
 import random
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
@@ -185,7 +186,13 @@ class ServerCore(ServerOptions):
         if not self.record_requests:
             return
         headers = {k.lower(): v for k, v in request.headers.items()}
-        entry = {"path": request.path, "method": request.method, "headers": headers, "body": body}
+        entry = {
+            "path": request.path,
+            "method": request.method,
+            "headers": headers,
+            "body": body,
+            "at": time.monotonic(),  # arrival, for checks of the busiest window
+        }
         with self._lock:
             self.requests.append(entry)
 
