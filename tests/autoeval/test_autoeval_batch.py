@@ -60,9 +60,9 @@ async def test_bad_items_become_records_and_others_still_run() -> None:
     good = records[0].to_dict()
     assert good["meta"]["judge"] == "scripted/judge"
     assert good["meta"]["metric_versions"] == {
-        "accuracy": "1",
-        "adherence": "1+rubric@1",
-        "completeness": "1+rubric@1",
+        "accuracy": "2",
+        "adherence": "2+rubric@2",
+        "completeness": "2+rubric@2",
     }
     assert good["meta"]["calls"] == 3
     json.dumps(good)
@@ -89,7 +89,7 @@ async def test_unparseable_reply_gets_one_repair() -> None:
     ev = AutoEvaluator(judge, sections=SECTIONS, metrics=["accuracy"], retry_policy=NO_WAIT)
     out = await ev.evaluate(ITEM)
     assert out["accuracy"]["score"] == 100.0
-    assert [r.task for r in judge.requests] == ["accuracy@1", "accuracy@1:repair"]
+    assert [r.task for r in judge.requests] == ["accuracy@2", "accuracy@2:repair"]
     assert "decomposition item 1" in judge.requests[1].messages[-1].content
 
 

@@ -70,7 +70,7 @@ async def test_wrong_dollar_amount_is_an_inaccurate_point() -> None:
     assert out["accuracy"]["sections"]["Customer sentiment"]["score"] == 100.0
     assert out["consistency"]["score"] == 2
     assert "$30 outage credit" in out["consistency"]["explanation"]
-    assert [r.task for r in judge.requests] == ["accuracy@1"]
+    assert [r.task for r in judge.requests] == ["accuracy@2"]
 
 
 def _mouse_content(section: str, question: str) -> list[dict[str, Any]]:

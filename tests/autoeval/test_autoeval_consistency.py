@@ -28,14 +28,14 @@ async def test_accuracy_and_consistency_decompose_once() -> None:
         judge, sections=SECTIONS, metrics=["accuracy", "consistency"], retry_policy=NO_WAIT
     )
     out = await ev.evaluate(ITEM)
-    assert [r.task for r in judge.requests] == ["accuracy@1"]  # one decomposition, no more
+    assert [r.task for r in judge.requests] == ["accuracy@2"]  # one decomposition, no more
     consistency = out["consistency"]
     assert consistency["score"] == 2  # a minority (1 of 4) inaccurate
     assert consistency["score_mode"] == "derived_from_accuracy"
     assert "Derived from the accuracy decomposition" in consistency["score_mode_note"]
     assert "1 of 4 points are inaccurate: [Agent actions] C." in consistency["explanation"]
     assert out["accuracy"]["score"] == 75.0
-    assert ev.metric_versions["consistency"] == "1+accuracy-1"
+    assert ev.metric_versions["consistency"] == "2+accuracy-2"
 
 
 async def test_derived_consistency_extremes_and_failure() -> None:
@@ -59,7 +59,7 @@ async def test_consistency_alone_uses_the_foundation_metric() -> None:
     judge = ScriptedJudge(responder=responder())
     ev = AutoEvaluator(judge, metrics=["consistency"], retry_policy=NO_WAIT)
     out = await ev.evaluate(ITEM)
-    assert [r.task for r in judge.requests] == ["consistency@1"]
+    assert [r.task for r in judge.requests] == ["consistency@2"]
     assert out["consistency"]["score"] == 3 and out["consistency"]["score_mode"] == "parsed"
     source = judge.requests[0].messages[1].parts[0]
     assert "[3] agent (Robyn, 00:00:15): The arrival window" in source

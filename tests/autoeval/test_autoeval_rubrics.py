@@ -50,7 +50,7 @@ async def test_disk_cache_is_reused_by_a_new_evaluator(tmp_path: Path) -> None:
     assert len(first.requests_for("rubric")) == 2
     stored = json.loads(path.read_text())
     assert sorted(e["section"] for e in stored.values()) == ["Agent actions", "Call reason"]
-    assert all(e["task"] == "rubric@1" for e in stored.values())
+    assert all(e["task"] == "rubric@2" for e in stored.values())
 
     second = ScriptedJudge(responder=responder())
     ev2 = AutoEvaluator(second, sections=SECTIONS, rubric_cache=str(path), retry_policy=NO_WAIT)

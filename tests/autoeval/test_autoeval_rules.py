@@ -131,7 +131,7 @@ async def test_no_section_definitions_at_all() -> None:
     out = await AutoEvaluator(judge, retry_policy=NO_WAIT).evaluate(ITEM)
     assert out["adherence"]["score"] is None and out["completeness"]["score"] is None
     assert judge.requests_for("rubric") == []
-    assert [r.task for r in judge.requests] == ["accuracy@1"]
+    assert [r.task for r in judge.requests] == ["accuracy@2"]
 
 
 async def test_free_text_summary_with_one_definition() -> None:

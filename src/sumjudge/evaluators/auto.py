@@ -237,10 +237,15 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
     ) -> ConversationContext:
         """What the metric plans of `item` need (`transcript`: shown instead of the turns)."""
         plans = tuple(plan_sections(item, self.sections))
+        shown = [
+            t for d in self.sections for t in (d.name, d.instruction, *(d.allowed_values or ()))
+        ]
+        prefix, code = data_block(item.turns, {p.name: p.text for p in plans}, transcript, shown)
         return ConversationContext(
             item=item,
             sections=plans,
-            prefix=data_block(item.turns, {p.name: p.text for p in plans}, transcript),
+            prefix=prefix,
+            seal=code,
             language=self.language,
             max_tokens=self.max_tokens,
             capabilities=self.capabilities,

@@ -10,8 +10,8 @@ from ..errors import ParseError
 from ..plan import Call, Judged, MetricPlan
 from ..protocol import JudgeRequest, JudgeResponse
 from ..types import MetricOutcome, SectionDefinition, SectionOutcome, SectionPlan
-from ._base import neutralize
 from ._conversation import build_request, restrict
+from ._delimit import fenced
 from ._read import reply_object
 
 __all__ = [
@@ -67,19 +67,17 @@ class Question:
     text: str
 
 
-def render_definitions(definitions: Sequence[SectionDefinition]) -> str:
-    """The definitions as delimited data blocks (their text is untrusted)."""
+def render_definitions(definitions: Sequence[SectionDefinition], code: str) -> str:
+    """The definitions as delimited data blocks (their text is untrusted).
+
+    `code` is the prompt's delimiter code (`ConversationContext.seal`), which avoids the
+    definitions' texts as well as the transcript's and the summary's.
+    """
     parts = []
     for d in definitions:
-        allowed = (
-            "\nAllowed values: " + ", ".join(neutralize(v) for v in d.allowed_values)
-            if d.allowed_values
-            else ""
-        )
-        parts.append(
-            f"<section>\nName: {neutralize(d.name)}\nDefinition: {neutralize(d.instruction)}"
-            f"{allowed}\n</section>"
-        )
+        allowed = "\nAllowed values: " + ", ".join(d.allowed_values) if d.allowed_values else ""
+        body = f"Name: {d.name}\nDefinition: {d.instruction}{allowed}"
+        parts.append(fenced("section", code, body))
     return "\n".join(parts)
 
 
@@ -205,13 +203,14 @@ class QuestionSpec(Generic[T]):
         *,
         language: str | None,
         max_tokens: int,
+        code: str,
     ) -> JudgeRequest:
-        """One request answering every question of one summary."""
+        """One request answering every question of one summary (`code`: the delimiters')."""
         return build_request(
             task=self.task,
             prefix=prefix,
             instructions=self.template.format(
-                definitions=render_definitions(definitions),
+                definitions=render_definitions(definitions, code),
                 questions=render_questions(questions),
             ),
             schema=restrict(self.schema, ID_PATH, [q.id for q in questions]),
@@ -246,6 +245,7 @@ class QuestionSpec(Generic[T]):
             asked,
             language=ctx.language,
             max_tokens=ctx.max_tokens,
+            code=ctx.seal,
         )
 
         def read(response: JudgeResponse) -> dict[str, T]:

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 NAME = "accuracy"
-VERSION = "1"
+VERSION = "2"
 TASK = f"{NAME}@{VERSION}"
 CATEGORICAL_PART = f"{TASK}/categorical"
 """Checking a categorical section's value (a judge may decline it, with its reason)."""

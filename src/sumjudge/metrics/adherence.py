@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 NAME = "adherence"
-VERSION = "1"
+VERSION = "2"
 TASK = f"{NAME}@{VERSION}"
 
 PREBUILT_NA = "N/A: adherence is judged only for custom sections; this section is prebuilt"

@@ -6,7 +6,7 @@ from ._base import ScoreMetric
 
 COHERENCE = ScoreMetric(
     name="coherence",
-    version="1",
+    version="2",
     title="logical organisation and flow",
     definition=(
         "A coherent summary reads as one organised whole: its parts come in a sensible "

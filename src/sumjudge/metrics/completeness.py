@@ -39,7 +39,7 @@ __all__ = [
 ]
 
 NAME = "completeness"
-VERSION = "1"
+VERSION = "2"
 TASK = f"{NAME}@{VERSION}"
 
 EMPTY_CONTENT = "the transcript holds no content for any of this section's questions; not scored"

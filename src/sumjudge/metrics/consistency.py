@@ -33,7 +33,7 @@ __all__ = [
 
 CONSISTENCY = ScoreMetric(
     name="consistency",
-    version="1",
+    version="2",
     title="factual alignment with the source",
     definition=(
         "A consistent summary states only what the source supports. Every claim (who did or "

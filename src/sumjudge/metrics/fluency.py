@@ -6,7 +6,7 @@ from ._base import ScoreMetric
 
 FLUENCY = ScoreMetric(
     name="fluency",
-    version="1",
+    version="2",
     title="readability, grammar and clarity of the language",
     definition=(
         "A fluent summary is written in clear, natural, grammatical language that reads "

@@ -48,7 +48,7 @@ __all__ = [
     "static_system",
 ]
 
-LAYOUT_VERSION = "1"
+LAYOUT_VERSION = "2"
 SINGLE_CALL_VERSION = LAYOUT_VERSION
 
 

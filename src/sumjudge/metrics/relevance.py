@@ -6,7 +6,7 @@ from ._base import ScoreMetric
 
 RELEVANCE = ScoreMetric(
     name="relevance",
-    version="1",
+    version="2",
     title="complete and focused coverage of what matters",
     definition=(
         "A relevant summary carries the source's important information (main topics, "

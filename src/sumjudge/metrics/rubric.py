@@ -24,8 +24,8 @@ from typing import Any
 from ..errors import ParseError
 from ..protocol import JudgeRequest, JudgeResponse, Message
 from ..types import SectionDefinition
-from ._base import neutralize
 from ._conversation import system_message
+from ._delimit import fenced, seal
 from ._read import as_str, reply_object
 
 __all__ = [
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 NAME = "rubric"
-VERSION = "1"
+VERSION = "2"
 TASK = f"{NAME}@{VERSION}"
 
 CATEGORICAL_QUESTION = (
@@ -92,13 +92,8 @@ def completeness_question(directive: str) -> str:
 
 def rubric_request(definition: SectionDefinition) -> JudgeRequest:
     """The question-generation request for one definition (no conversation data in it)."""
-    block = (
-        "<section>\nName: "
-        + neutralize(definition.name)
-        + "\nDefinition: "
-        + neutralize(definition.instruction)
-        + "\n</section>\n\n"
-    )
+    body = f"Name: {definition.name}\nDefinition: {definition.instruction}"
+    block = fenced("section", seal(body), body) + "\n\n"
     return JudgeRequest(
         messages=(
             Message.of("system", system_message("the language of the section definition")),
