@@ -1,0 +1,168 @@
+"""The typed outcome of a comparison, with its JSON (`to_dict`) and Markdown forms."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = [
+    "RATINGS",
+    "Comparison",
+    "MetricComparison",
+    "Ratings",
+    "RateSummary",
+    "Regression",
+]
+
+RATINGS = ("good", "incomplete", "bad")
+
+
+@dataclass(frozen=True)
+class MetricComparison:
+    """One metric compared over the items judged on both sides.
+
+    Attributes:
+        name: the metric.
+        n: paired items with a score on both sides.
+        base_mean: mean of the compared value on the base side.
+        candidate_mean: the same on the candidate side.
+        mean_diff: mean paired difference, candidate minus base.
+        ci_low: lower end of the paired bootstrap 95% interval of `mean_diff`.
+        ci_high: upper end of that interval.
+        p_value: two-sided Wilcoxon signed-rank p-value (zeros by Pratt's method).
+        p_adjusted: `p_value` after Holm's correction across the metrics compared.
+        wins: items where the candidate scored higher.
+        ties: items with equal values.
+        losses: items where the candidate scored lower.
+        compared: "weighted_score" (both sides have it on every item) or "score".
+        method: the test and how its p-value was computed, e.g. "wilcoxon-pratt-exact".
+        resampled: what the bootstrap drew: "items" or "sources".
+        verdict: "improved", "regressed" or "no significant difference".
+        missing: paired items left out of this metric (no score on a side, e.g. N/A).
+    """
+
+    name: str
+    n: int
+    base_mean: float | None
+    candidate_mean: float | None
+    mean_diff: float | None
+    ci_low: float | None
+    ci_high: float | None
+    p_value: float
+    p_adjusted: float
+    wins: int
+    ties: int
+    losses: int
+    compared: str
+    method: str
+    resampled: str
+    verdict: str
+    missing: int = 0
+
+
+@dataclass(frozen=True)
+class RateSummary:
+    """One side's rating rates over the compared items, with Wilson 95% intervals."""
+
+    n: int
+    good: int
+    bad: int
+    good_rate: float | None
+    good_rate_ci: tuple[float, float]
+    bad_rate: float | None
+    bad_rate_ci: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Ratings of both sides: the transition matrix and each side's rates.
+
+    Attributes:
+        n: paired items rated on both sides.
+        transitions: counts by base rating, then candidate rating.
+        base: the base side's rates.
+        candidate: the candidate side's rates.
+        good_rate_p: exact sign-test p-value of the paired change in "good" (items that
+            became good against items that stopped being good).
+        bad_rate_p: the same for "bad".
+    """
+
+    n: int
+    transitions: dict[str, dict[str, int]]
+    base: RateSummary
+    candidate: RateSummary
+    good_rate_p: float
+    bad_rate_p: float
+
+
+@dataclass(frozen=True)
+class Regression:
+    """An item that got worse: its rating fell, or a metric fell by the regression drop.
+
+    Attributes:
+        id: the item's id (or `#<index>`).
+        base_rating: the base side's rating.
+        candidate_rating: the candidate side's rating.
+        metrics: per metric, `base`, `candidate`, `base_explanation`,
+            `candidate_explanation`.
+        base_summary: the base summary text, when the records carry it.
+        candidate_summary: the candidate summary text, when the records carry it.
+        severity: for ordering, worst first (rating levels fallen, then the largest drop).
+    """
+
+    id: str
+    base_rating: str | None
+    candidate_rating: str | None
+    metrics: dict[str, dict[str, Any]]
+    base_summary: str | None = None
+    candidate_summary: str | None = None
+    severity: tuple[int, float] = (0, 0.0)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The comparison of a candidate run with a base run (`compare_results`).
+
+    Attributes:
+        matched: items paired by id (or source and row).
+        unmatched: labels of the items without a partner, as `{"base", "candidate"}`.
+        excluded: paired items left out of the statistics, counted by reason.
+        metrics: each compared metric, by name.
+        ratings: the rating comparison (None when the records carry no rating).
+        regressions: items that got worse, worst first.
+        settings: alpha, n_resamples, seed and the regression drops used.
+        duplicates: labels seen more than once on one side (only the first is used).
+    """
+
+    matched: int
+    unmatched: dict[str, list[str]]
+    excluded: dict[str, int]
+    metrics: dict[str, MetricComparison]
+    ratings: Ratings | None
+    regressions: list[Regression]
+    settings: dict[str, Any] = field(default_factory=dict)
+    duplicates: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison as JSON-ready data (see `docs/compare.md` for the fields)."""
+        regressions = []
+        for r in self.regressions:
+            entry = asdict(r)
+            entry.pop("severity")
+            regressions.append(entry)
+        return {
+            "matched": self.matched,
+            "unmatched": self.unmatched,
+            "excluded": self.excluded,
+            "duplicates": self.duplicates,
+            "metrics": {name: asdict(m) for name, m in self.metrics.items()},
+            "ratings": None if self.ratings is None else asdict(self.ratings),
+            "regressions": regressions,
+            "settings": self.settings,
+        }
+
+    def to_markdown(self, *, max_regressions: int = 20) -> str:
+        """The comparison as Markdown tables (for a pull-request comment)."""
+        from .markdown import comparison_markdown
+
+        return comparison_markdown(self, max_regressions=max_regressions)
