@@ -24,7 +24,7 @@ from typing import NoReturn
 
 from .._version import __version__
 from ..errors import SumjudgeError
-from . import autoeval, evaluate, meta_eval, report
+from . import autoeval, compare, evaluate, gate, meta_eval, report
 from ._common import EXIT_BUG, EXIT_CONFIG, EXIT_INTERRUPTED, eprint
 from ._safety import RunInterrupted, check_command_paths, describe_os_error, resume_command
 
@@ -51,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     autoeval.add_parser(sub)
     meta_eval.add_parser(sub)
     report.add_parser(sub)
+    compare.add_parser(sub)
+    gate.add_parser(sub)
     return parser
 
 
