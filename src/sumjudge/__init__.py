@@ -13,6 +13,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
+from .assertions import assert_summary
 from .autoeval import AutoEvaluator, ConversationItem, SectionDefinition, Turn
 from .cache import ResponseCache
 from .cost import ModelTable, Price
@@ -51,6 +52,7 @@ from .runner import RetryPolicy, RunSummary
 from .types import MetricResult, SummaryData
 
 if TYPE_CHECKING:
+    from .compare import Comparison, compare_results
     from .meta import JudgeCard, format_table
     from .meta.run import meta_eval
     from .report import write_report
@@ -63,6 +65,7 @@ __all__ = [
     "AutoEvaluator",
     "BatchRecord",
     "Capabilities",
+    "Comparison",
     "ConfigError",
     "ConversationItem",
     "DataError",
@@ -100,6 +103,8 @@ __all__ = [
     "Turn",
     "Usage",
     "__version__",
+    "assert_summary",
+    "compare_results",
     "format_table",
     "get_judge",
     "load_contact_center_dataset",
@@ -110,9 +115,12 @@ __all__ = [
     "write_report",
 ]
 
-# Meta-evaluation and the report need numpy (the report also matplotlib): they are imported
-# when one of their names is first used, so `import sumjudge` stays light (PEP 562).
+# Meta-evaluation, the comparison and the report need numpy (the report also matplotlib):
+# they are imported when one of their names is first used, so `import sumjudge` stays
+# light (PEP 562).
 _LAZY: dict[str, str] = {
+    "Comparison": "sumjudge.compare",
+    "compare_results": "sumjudge.compare",
     "JudgeCard": "sumjudge.meta",
     "format_table": "sumjudge.meta",
     "meta_eval": "sumjudge.meta.run",

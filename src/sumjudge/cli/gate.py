@@ -19,7 +19,7 @@ from ._safety import CommandPaths, atomic_write_text
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = ["EXIT_GATE_FAILED", "add_parser", "gate_paths", "run"]
 

@@ -13,7 +13,7 @@ and `gate.py` checks the rules of `sumjudge gate`.
 from __future__ import annotations
 
 from .core import compare_results
-from .result import Comparison, MetricComparison, Ratings, RateSummary, Regression
+from .result import Comparison, MetricComparison, RateSummary, Ratings, Regression
 
 __all__ = [
     "Comparison",

@@ -11,7 +11,7 @@ import numpy as np
 
 from .match import item_label, match_items
 from .records import PERCENT_METRICS, Item, MetricValue, Results, attach_inputs, read_items
-from .result import RATINGS, Comparison, MetricComparison, Ratings, RateSummary, Regression
+from .result import RATINGS, Comparison, MetricComparison, RateSummary, Ratings, Regression
 from .stats import holm, paired_bootstrap, sign_test, wilcoxon_pratt, wilson
 
 __all__ = ["compare_results", "regression_drop"]

@@ -76,11 +76,12 @@ class RuleOutcome:
     def line(self) -> str:
         """The rule as one line: PASS/FAIL, the figure, its interval, the threshold."""
         figure = "-" if self.figure is None else f"{self.figure:.3f}"
-        interval = "" if self.interval is None else (
-            f" [{self.interval[0]:.3f}, {self.interval[1]:.3f}]"
+        interval = (
+            "" if self.interval is None else (f" [{self.interval[0]:.3f}, {self.interval[1]:.3f}]")
         )
         note = f" ({self.note})" if self.note else ""
-        return f"{'PASS' if self.passed else 'FAIL'} {self.rule}: {figure}{interval} {self.threshold}{note}"
+        verdict = "PASS" if self.passed else "FAIL"
+        return f"{verdict} {self.rule}: {figure}{interval} {self.threshold}{note}"
 
 
 @dataclass(frozen=True)
@@ -227,8 +228,11 @@ def _baseline_rules(baseline: Results, results: Results, rules: GateRules) -> li
                 )
             )
     for metric, limit in rules.max_drop.items():
-        m = cmp.metrics.get(metric)
-        if m is None or m.mean_diff is None or m.ci_low is None or m.ci_high is None:
+        found = cmp.metrics.get(metric)
+        if found is None:
+            raise ValueError(f"--max-drop: metric {metric!r} is not scored on both sides")
+        m = found
+        if m.mean_diff is None or m.ci_low is None or m.ci_high is None:
             raise ValueError(f"--max-drop: metric {metric!r} is not scored on both sides")
         judged = m.ci_low if rules.on_bound else m.mean_diff
         out.append(

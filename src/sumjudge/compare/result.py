@@ -9,8 +9,8 @@ __all__ = [
     "RATINGS",
     "Comparison",
     "MetricComparison",
-    "Ratings",
     "RateSummary",
+    "Ratings",
     "Regression",
 ]
 

@@ -100,7 +100,7 @@ def _exact_p(ranks: np.ndarray, r_plus: float) -> float:
         shifted = np.zeros_like(counts)
         shifted[r:] = counts[: total + 1 - r]
         counts = (counts + shifted) / 2
-    t = int(round(r_plus * 2))
+    t = round(r_plus * 2)
     lower = float(counts[: t + 1].sum())
     upper = float(counts[t:].sum())
     return min(1.0, 2 * min(lower, upper))
@@ -112,7 +112,7 @@ def sign_test(worse: int, better: int) -> float:
     if n == 0:
         return 1.0
     k = min(worse, better)
-    tail = sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+    tail = float(sum(math.comb(n, i) for i in range(k + 1)) / 2**n)
     return min(1.0, 2 * tail)
 
 

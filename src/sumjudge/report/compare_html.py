@@ -128,8 +128,7 @@ def _side(title: str, rating: str | None, summary: str | None, reg: Regression, 
         "--candidate-inputs)</p>"
     )
     notes = "".join(
-        f"<li><b>{esc(name)}</b> {_num(v[key], 2)}: {esc(clean(str(v[key + '_explanation'])))}"
-        "</li>"
+        f"<li><b>{esc(name)}</b> {_num(v[key], 2)}: {esc(clean(str(v[key + '_explanation'])))}</li>"
         for name, v in reg.metrics.items()
     )
     badge = f' <span class="badge {esc(rating)}">{esc(rating)}</span>' if rating else ""
