@@ -48,14 +48,17 @@ def default_model() -> str:
 
 @dataclass(frozen=True)
 class JudgedSummary:
-    """One summary judged by `assert_summary`, kept for the session's summary table."""
+    """One summary judged in the session, kept for its summary table.
+
+    `passed` is None for a summary judged without conditions (the `sumjudge_judge` fixture).
+    """
 
     test: str
     model: str
     source: str
     summary: str
     result: SummaryResult
-    passed: bool
+    passed: bool | None
     failures: tuple[str, ...] = ()
 
 
@@ -125,6 +128,15 @@ class SummarySession:
             loop = self._loop
         data = SummaryData(input=source, summary=summary)
         return loop.run(evaluator.evaluate_result(data))
+
+    def record(self, source: str, summary: str, result: SummaryResult, *, model: str | None,
+               passed: bool | None, failures: Sequence[str] = ()) -> None:  # fmt: skip
+        """Keep one judged summary for the session's table and report."""
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0] or "assert_summary"
+        name = model or self.model or default_model()
+        self.judged.append(
+            JudgedSummary(test, name, source, summary, result, passed, tuple(failures))
+        )
 
     def records(self) -> list[dict[str, Any]]:
         """The judged summaries as result records (the JSONL shape of `evaluate`)."""
@@ -212,11 +224,8 @@ def assert_summary(
             failures.append(f"{name} scored {m.score} (needs >= {wanted})")
         mark = "ok " if m.score is not None and m.score >= threshold else "LOW"
         lines.append(f"  {mark} {name}: {m.score} (needs >= {threshold}): {m.explanation}")
-    test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0] or "assert_summary"
+    session.record(source, summary, result, model=model, passed=not failures, failures=failures)
     judge_name = model or session.model or default_model()
-    session.judged.append(
-        JudgedSummary(test, judge_name, source, summary, result, not failures, tuple(failures))
-    )
     if failures:
         raise AssertionError(
             f"summary judged {rating} by {judge_name}: "

@@ -68,8 +68,13 @@ class SessionJudge:
         return self.session.evaluator()
 
     def evaluate(self, source: str, summary: str, **kw: Any) -> Any:
-        """Judge one summary; returns the `SummaryResult` (`metrics=` and `model=` allowed)."""
-        return self.session.judge(source, summary, **kw)
+        """Judge one summary; returns the `SummaryResult` (`metrics=` and `model=` allowed).
+
+        The summary joins the session's table and report, without a pass or fail.
+        """
+        result = self.session.judge(source, summary, **kw)
+        self.session.record(source, summary, result, model=kw.get("model"), passed=None)
+        return result
 
 
 @pytest.fixture(scope="session")
@@ -99,7 +104,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_line(
             f"{test:<{width}}  {j.result.rating.relevancy_rating:<10}  "
             + "  ".join(scores)
-            + f"  {'pass' if j.passed else 'FAIL'}"
+            + f"  {'-' if j.passed is None else 'pass' if j.passed else 'FAIL'}"
         )
     path = _option(config, "report")
     if path:

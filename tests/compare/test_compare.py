@@ -131,7 +131,8 @@ def test_dataframes_and_record_lists_are_accepted(tmp_path: Path) -> None:
     records = [json.loads(line) for line in base.read_text().splitlines()]
     flat = pd.DataFrame(
         [
-            {"id": r["id"], "status": r["status"], "relevancy_rating": r["summary"]["relevancy_rating"],
+            {"id": r["id"], "status": r["status"],
+             "relevancy_rating": r["summary"]["relevancy_rating"],
              **{f"{m}_score": r["summary"][m]["score"] for m in METRICS}}
             for r in records
         ]
@@ -157,7 +158,9 @@ def test_autoeval_results_compare_their_percentages(tmp_path: Path) -> None:
     assert result.ratings is None
 
 
-def test_cli_writes_json_markdown_and_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_writes_json_markdown_and_html(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     base = judge_run(tmp_path / "b.jsonl", uniform(8, consistency=3), tag="b")
     scores = uniform(8, consistency=3)
     scores[1]["consistency"] = 1

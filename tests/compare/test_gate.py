@@ -73,7 +73,9 @@ def test_no_regression_fails_on_significant_falls_only(runs: dict[str, Path]) ->
     assert gate(str(runs["worse"]), "--baseline", base, "--no-regression") == 1
 
 
-def test_no_regression_on_the_good_rate(runs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_regression_on_the_good_rate(
+    runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     # From 16 good to none: the good rate fell significantly (sign test p < 0.001).
     assert gate(str(runs["base"]), "--baseline", str(runs["good"]), "--no-regression") == 1
     out = capsys.readouterr().out

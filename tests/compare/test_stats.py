@@ -28,7 +28,10 @@ def _brute_force_p(d: list[float]) -> float:
     nz = arr != 0
     kept = ranks[nz]
     observed = ranks[arr > 0].sum()
-    sums = [sum(r for r, s in zip(kept, signs) if s) for signs in itertools.product((0, 1), repeat=len(kept))]
+    sums = [
+        sum(r for r, s in zip(kept, signs, strict=True) if s)
+        for signs in itertools.product((0, 1), repeat=len(kept))
+    ]
     sums = np.array(sums)
     lower, upper = (sums <= observed + 1e-9).mean(), (sums >= observed - 1e-9).mean()
     return min(1.0, 2 * min(lower, upper))
@@ -106,7 +109,7 @@ def _cluster_resampler(d: list[float], groups: list[str], n: int, seed: int) -> 
     """An independent cluster bootstrap: plain Python, its own random generator."""
     rnd = random.Random(seed)
     clusters: dict[str, list[float]] = {}
-    for value, g in zip(d, groups):
+    for value, g in zip(d, groups, strict=True):
         clusters.setdefault(g, []).append(value)
     keys = list(clusters)
     stats = []
