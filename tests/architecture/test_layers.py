@@ -107,3 +107,32 @@ def test_the_graph_sees_relative_and_lazy_imports() -> None:
     assert "runner" in graph["evaluators"]  # `from ..runner import` at module level
     assert "offline" in graph["judges"]  # `from ..offline import` inside a function
     assert "protocol" in graph["errors"]  # under `if TYPE_CHECKING:`
+
+
+def _third_party(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found - {"sumjudge", "__future__"}
+
+
+def test_the_comparison_is_pure_statistics_on_records() -> None:
+    """`compare/` reads result files and computes: no judge, engine, evaluator, report or CLI."""
+    graph = _graph()
+    assert graph["compare"] == set(), sorted(graph["compare"])
+    import sys
+
+    allowed = {"numpy", *sys.stdlib_module_names}
+    for path in (PACKAGE / "compare").rglob("*.py"):
+        assert _third_party(path) <= allowed, (path.name, sorted(_third_party(path) - allowed))
+
+
+def test_only_pytest_loads_the_plugin() -> None:
+    graph = _graph()
+    assert sorted(u for u, deps in graph.items() if "pytest_plugin" in deps) == []
+    assert "pytest" not in _third_party(PACKAGE / "assertions.py")
+    assert "cli" not in graph["assertions"]
