@@ -190,3 +190,19 @@ def test_cli_input_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     base = judge_run(tmp_path / "b.jsonl", uniform(2))
     assert main(["compare", str(base), str(base), "-o", str(base)]) == 2  # never overwrites
     assert json.loads(base.read_text().splitlines()[0])["status"] == "ok"
+
+
+def test_weighted_scores_are_compared_where_both_sides_have_them(tmp_path: Path) -> None:
+    base = judge_run(tmp_path / "b.jsonl", uniform(12), tag="b")
+    cand = judge_run(tmp_path / "c.jsonl", uniform(12), tag="c")
+    records = [json.loads(line) for line in base.read_text().splitlines()]
+    others = [json.loads(line) for line in cand.read_text().splitlines()]
+    for i, (b, c) in enumerate(zip(records, others, strict=True)):
+        b["summary"]["coherence"]["weighted_score"] = 2.0
+        c["summary"]["coherence"]["weighted_score"] = 2.0 + (0.4 if i < 10 else 0.0)
+        b["summary"]["fluency"]["weighted_score"] = 2.0  # one side only: the integer is used
+    result = compare_results(records, others)
+    assert result.metrics["coherence"].compared == "weighted_score"
+    assert result.metrics["coherence"].mean_diff == pytest.approx(4 / 12)
+    assert result.metrics["coherence"].wins == 10
+    assert result.metrics["fluency"].compared == "score"

@@ -160,3 +160,20 @@ def test_wilson_matches_scipy(k: int, n: int) -> None:
 def test_sign_test_matches_scipy_binomtest(worse: int, better: int) -> None:
     expected = 1.0 if worse + better == 0 else st.binomtest(worse, worse + better).pvalue
     assert sign_test(worse, better) == pytest.approx(expected, rel=1e-12)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    hs.lists(hs.integers(-2, 2), min_size=1, max_size=40),
+    hs.integers(-3, 3),
+    hs.integers(0, 2**16),
+)
+def test_bootstrap_properties(d: list[int], shift: int, seed: int) -> None:
+    low, high = paired_bootstrap(d, n_resamples=300, seed=seed)
+    assert min(d) <= low <= high <= max(d)
+    # The same seed draws the same items: shifting the data shifts the interval.
+    s_low, s_high = paired_bootstrap([x + shift for x in d], n_resamples=300, seed=seed)
+    assert (s_low, s_high) == pytest.approx((low + shift, high + shift))
+    # One group per item is the item bootstrap.
+    groups = [f"g{i}" for i in range(len(d))]
+    assert paired_bootstrap(d, groups, n_resamples=300, seed=seed) == (low, high)
