@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,11 @@ import sumjudge
 from sumjudge import assert_summary
 from sumjudge.assertions import KEYED_DEFAULTS, default_model
 from sumjudge.cli import _common
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 pytest_plugins = ["pytester"]
 
@@ -45,13 +52,37 @@ def test_fixture(sumjudge_judge):
 """
 
 
+def _declared_entry_point() -> str:
+    """The `pytest11` entry point the project's pyproject.toml declares."""
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    declared = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["entry-points"]
+    return str(declared["pytest11"]["sumjudge"])
+
+
 def _run(pytester: pytest.Pytester, mp: pytest.MonkeyPatch, *args: str) -> pytest.RunResult:
     pytester.makepyfile(test_summaries=TESTS)
     # The subprocess imports this checkout's sumjudge whatever the working directory.
-    src = str(Path(sumjudge.__file__).resolve().parents[1])
-    mp.setenv("PYTHONPATH", os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
-    # The entry point exists only once the package is pip-installed; -p loads it either way.
-    return pytester.runpytest_subprocess("-p", "sumjudge.pytest_plugin", *args)
+    paths = [str(Path(sumjudge.__file__).resolve().parents[1])]
+    installed = [ep for ep in entry_points(group="pytest11") if ep.name == "sumjudge"]
+    if not installed:
+        # Not pip-installed with the entry point (a PYTHONPATH checkout): the declared entry
+        # point goes into a distribution's metadata on the path, so pytest autoloads the
+        # plugin exactly as it does once sumjudge is installed.
+        dist = pytester.path / "_dist" / "sumjudge_plugin_probe-0.dist-info"
+        dist.mkdir(parents=True)
+        (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: sumjudge-plugin-probe\n"
+                                       "Version: 0\n")  # fmt: skip
+        (dist / "entry_points.txt").write_text(
+            f"[pytest11]\nsumjudge = {_declared_entry_point()}\n"
+        )
+        paths.append(str(dist.parent))
+    mp.setenv("PYTHONPATH", os.pathsep.join([*paths, os.environ.get("PYTHONPATH", "")]))
+    mp.delenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", raising=False)
+    return pytester.runpytest_subprocess(*args)
+
+
+def test_the_entry_point_names_the_plugin() -> None:
+    assert _declared_entry_point() == "sumjudge.pytest_plugin"
 
 
 def test_plugin_passes_faithful_and_fails_invented(
