@@ -187,6 +187,10 @@ def test_cli_input_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert main(["compare", str(bad), str(bad)]) == 2
     assert "line 2 is not valid JSON" in capsys.readouterr().err
     assert main(["compare", str(tmp_path / "missing.jsonl"), str(bad)]) == 2
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text('{"id": "a", "input": "Some text.", "summary": "Text."}\n')
+    assert main(["compare", str(inputs), str(inputs)]) == 2
+    assert "no metric is scored on both sides" in capsys.readouterr().err
     base = judge_run(tmp_path / "b.jsonl", uniform(2))
     assert main(["compare", str(base), str(base), "-o", str(base)]) == 2  # never overwrites
     assert json.loads(base.read_text().splitlines()[0])["status"] == "ok"

@@ -75,6 +75,11 @@ def compare_results(
             continue
         pairs.append((b, c))
     names = _metric_names(pairs, metrics)
+    if pairs and not names:
+        raise ValueError(
+            "no metric is scored on both sides (are these result files of sumjudge evaluate "
+            "or autoeval, not their inputs?)"
+        )
     per_metric = _metrics(pairs, names, alpha=alpha, n_resamples=n_resamples, seed=seed)
     compared = {m.name: m.compared for m in per_metric.values()}
     return Comparison(
