@@ -9,6 +9,7 @@ Only the enabled metrics' conditions apply. A user can replace the thresholds.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +19,15 @@ from typing import Any
 
 from .errors import ConfigError
 
-__all__ = ["DEFAULT_RULE_BOOK", "Rating", "RuleBook", "Threshold", "normalize", "rate"]
+__all__ = [
+    "DEFAULT_RULE_BOOK",
+    "Rating",
+    "RuleBook",
+    "Threshold",
+    "normalize",
+    "rate",
+    "rating_confidence",
+]
 
 ALL_MESSAGE = "All metrics met the expected values."
 
@@ -180,3 +189,29 @@ def rate(
         global_explanation=explanation,
         possible_issues=issues,
     )
+
+
+def rating_confidence(
+    distributions: Mapping[str, Mapping[int, float]],
+    enabled: Sequence[str],
+    rating: str,
+    book: RuleBook = DEFAULT_RULE_BOOK,
+) -> float:
+    """The probability that the rule book gives `rating` when scores are drawn at random.
+
+    Each enabled metric's score is drawn from its own distribution (score -> probability),
+    the metrics independently of one another (an assumption: one judge's verdicts on one
+    summary are in truth correlated). Exact: every combination of scores is enumerated
+    and rated (3^4 = 81 combinations for the four metrics), so any rule book is honoured.
+    """
+    names = list(enabled)
+    support = [[(s, p) for s, p in distributions[m].items() if p > 0] for m in names]
+    total = 0.0
+    for combo in itertools.product(*support):
+        probability = 1.0
+        for _, p in combo:
+            probability *= p
+        scores = {m: s for m, (s, _) in zip(names, combo, strict=True)}
+        if rate(scores, names, book).relevancy_rating == rating:
+            total += probability
+    return total

@@ -189,7 +189,8 @@ async def test_spec_shape_against_the_server(server: FakeOpenAIServer, metrics: 
         "avg_score",
     ]
     assert list(body)[:6] == head
-    assert list(body)[6:] == (metrics or ["coherence", "consistency", "relevance", "fluency"])
+    names = metrics or ["coherence", "consistency", "relevance", "fluency"]
+    assert list(body)[6:] == [*names, "rating_confidence", "uncertain"]
 
 
 async def test_server_rejecting_both_length_fields_drops_max_tokens(

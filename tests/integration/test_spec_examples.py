@@ -54,7 +54,9 @@ def test_spec_program_prints_the_spec_shape(program: str) -> None:
     result = json.loads(proc.stdout)
     assert list(result) == ["summary"]
     body = result["summary"]
-    assert list(body) == SPEC_SUMMARY_KEYS
+    # The specification's keys in its order, then only our documented additions.
+    assert list(body)[: len(SPEC_SUMMARY_KEYS)] == SPEC_SUMMARY_KEYS
+    assert list(body)[len(SPEC_SUMMARY_KEYS) :] == ["rating_confidence", "uncertain"]
     assert isinstance(body["global_explanation"], str)
     assert body["relevancy_rating"] in ("good", "incomplete", "bad")
     assert isinstance(body["possible_issues"], list)

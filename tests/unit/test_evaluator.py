@@ -57,7 +57,8 @@ async def test_spec_shape_key_for_key() -> None:
     out = await evaluator(judge).evaluate(DATA)
     body = out["summary"]
     assert list(out) == ["summary"]
-    assert list(body) == SPEC_KEYS
+    # The specification's keys in its order, then only our documented additions.
+    assert list(body) == [*SPEC_KEYS, "rating_confidence", "uncertain", "rating_confidence_note"]
     assert body["global_explanation"] == "All metrics met the expected values."
     assert (body["relevancy_rating"], body["score"], body["binary_score"]) == ("good", 1.0, 1)
     assert body["avg_score"] == 0.92 and body["possible_issues"] == []

@@ -21,6 +21,7 @@ from ._flags import (
     reader_options,
     warn,
 )
+from ._noise_flags import add_noise_arguments, noise_options
 from ._run import run_evaluator_command
 
 __all__ = ["add_parser", "run"]
@@ -64,6 +65,7 @@ def add_parser(sub: Any) -> None:
         default="source_first",
         help="rubrics_first: all metric instructions in a run-wide cached system message",
     )
+    add_noise_arguments(p)
     add_run_arguments(p, handler=run, check=_check)
 
 
@@ -121,6 +123,7 @@ async def _run(args: argparse.Namespace) -> int:
             logprobs=not args.no_logprobs,
             single_call=args.single_call,
             prompt_layout=args.prompt_layout,
+            **noise_options(args),
             **common,
         )
 

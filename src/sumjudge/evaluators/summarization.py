@@ -10,10 +10,12 @@ from typing_extensions import Unpack
 from ..cost import MIN_CACHEABLE_PREFIX
 from ..errors import ConfigError, DataError
 from ..metrics import SUMMARY_METRICS
-from ..metrics._base import JudgeOptions, score_plan, shared_prefix, system_message
+from ..metrics._base import JudgeOptions, ScoreMetric, score_plan, shared_prefix, system_message
 from ..metrics.layouts import build_rubrics_first_request, single_call_plan
+from ..metrics.sampling import sampled_plan
+from ..plan import MetricPlan
 from ..protocol import Judge
-from ..rules import DEFAULT_RULE_BOOK, RuleBook, rate
+from ..rules import DEFAULT_RULE_BOOK, Rating, RuleBook, rate, rating_confidence
 from ..tokens import estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult, coerce_item
 from .base import Evaluator
@@ -68,6 +70,12 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
             window: "fail" (default: the item fails, stating the window and the size) or
             "chunked" (excerpts per claim for consistency, coherence and fluency; chunk
             notes for relevance; see `longdoc.py`). Never truncated silently.
+        uncertain_below: a rating whose `rating_confidence` is below this is marked
+            `uncertain` (see docs/noise.md).
+        samples: judge each metric this many times at `sample_temperature` and combine
+            the verdicts (majority score, mean, spread; `metrics/sampling.py`). 1: once,
+            at temperature 0.
+        sample_temperature: the sampling temperature when `samples` is 2 or more.
     """
 
     def __init__(
@@ -84,8 +92,22 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         warm_prefix_tokens: int | None = MIN_CACHEABLE_PREFIX,
         single_call: bool = False,
         prompt_layout: str = "source_first",
+        uncertain_below: float = 0.7,
+        samples: int = 1,
+        sample_temperature: float = 0.7,
         **engine: Unpack[EngineOptions],
     ) -> None:
+        if samples < 1:
+            raise ConfigError(f"samples must be at least 1 (got {samples})")
+        if samples > 1 and single_call:
+            raise ConfigError("samples need one request per metric: drop single_call")
+        if sample_temperature < 0:
+            raise ConfigError(f"sample_temperature must be 0 or more (got {sample_temperature})")
+        self.samples = samples
+        self.sample_temperature = sample_temperature
+        if not 0.0 <= uncertain_below <= 1.0:
+            raise ConfigError(f"uncertain_below {uncertain_below!r}: give a number in 0-1")
+        self.uncertain_below = uncertain_below
         self.enabled_metrics = choose_metrics(
             enabled_metrics, list(SUMMARY_METRICS), "enabled_metrics"
         )
@@ -105,6 +127,11 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         self.single_call = single_call
         self.prompt_layout = prompt_layout
         super().__init__(model, model_credentials, repair=repair, **engine)
+        if samples > 1 and self.capabilities.mode != "judge":
+            raise ConfigError(
+                f"samples: the {self.capabilities.mode} judge gives the same verdict every "
+                "time, so repeated judgments would only repeat it; use an LLM judge"
+            )
 
     @property
     def metric_versions(self) -> dict[str, str]:
@@ -117,6 +144,8 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         meta = super().meta_base()
         if self.single_call or self.prompt_layout != "source_first":
             meta["prompt_layout"] = "single_call" if self.single_call else self.prompt_layout
+        if self.samples > 1:
+            meta["samples"] = {"k": self.samples, "temperature": self.sample_temperature}
         return meta
 
     def coerce(self, raw: Any, index: int | str | None) -> SummaryData:
@@ -137,20 +166,26 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         o, caps = self.options, self.capabilities
         if self.single_call:
             return [[single_call_plan(chosen, text, item.summary, o, caps)]]
-        if self.prompt_layout == "rubrics_first":
-            plans = [
-                score_plan(
-                    m, build_rubrics_first_request(m, chosen, text, item.summary, o), o, caps
-                )
-                for m in chosen
-            ]
-        else:
-            plans = [m.plan(text, item.summary, o, caps) for m in chosen]
+        plans = [self._metric_plan(m, chosen, text, item.summary) for m in chosen]
         if len(plans) > 1 and self._warm_prefix(item):
             # Prompt caching needs the prefix to have been processed once: ask one
             # metric first, then the rest share its cached prefix.
             return [plans[:1], plans[1:]]
         return [plans]
+
+    def _metric_plan(
+        self, metric: ScoreMetric, chosen: Sequence[ScoreMetric], source: str, summary: str
+    ) -> MetricPlan[MetricResult]:
+        o, caps = self.options, self.capabilities
+        if self.prompt_layout == "rubrics_first":
+            request = build_rubrics_first_request(metric, chosen, source, summary, o)
+        else:
+            request = metric.build_request(
+                source, summary, language=o.language, logprobs=o.logprobs, max_tokens=o.max_tokens
+            )
+        if self.samples > 1:
+            return sampled_plan(metric, request, self.samples, self.sample_temperature, o, caps)
+        return score_plan(metric, request, o, caps)
 
     def _warm_prefix(self, item: SummaryData) -> bool:
         if self.warm_prefix_tokens is None:
@@ -169,7 +204,32 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
             self.rule_book,
             failures={m: r.error or "" for m, r in metrics.items() if r.error},
         )
-        return SummaryResult(metrics=metrics, rating=rating)
+        confidence, note = self._rating_confidence(metrics, rating)
+        return SummaryResult(
+            metrics=metrics,
+            rating=rating,
+            rating_confidence=confidence,
+            rating_confidence_note=note,
+            uncertain=None if confidence is None else confidence < self.uncertain_below,
+        )
+
+    def _rating_confidence(
+        self, metrics: Mapping[str, MetricResult], rating: Rating
+    ) -> tuple[float | None, str | None]:
+        """The rating's confidence from the metrics' distributions, or why there is none."""
+        if rating.relevancy_rating is None:
+            return None, "no rating"
+        lacking = [m for m, r in metrics.items() if r.distribution is None]
+        if lacking:
+            reasons = "; ".join(
+                f"{m}: {metrics[m].confidence_note or 'no score distribution'}" for m in lacking
+            )
+            return None, f"no score distribution for {reasons}"
+        distributions = {m: r.distribution for m, r in metrics.items() if r.distribution}
+        confidence = rating_confidence(
+            distributions, self.enabled_metrics, rating.relevancy_rating, self.rule_book
+        )
+        return confidence, None
 
     def unfit(self, item: SummaryData, reason: str) -> SummaryResult:
         """Every metric failed with the context-window reason."""

@@ -19,7 +19,7 @@ from ..plan import Call, Judged, MetricPlan
 from ..protocol import Capabilities, JudgeRequest, JudgeResponse, Message
 from ..types import MetricResult
 from ._delimit import fenced, neutralize, seal
-from ._parse import read_score_verdict, weighted_score
+from ._parse import expectation, read_score_verdict, score_distribution
 
 __all__ = [
     "SCORE_SCHEMA",
@@ -259,10 +259,13 @@ def score_result(
             raw=None if raw is None else float(raw),
             usage=judged.usage,
             calls=judged.calls,
+            confidence_note=f"the {capabilities.mode} judge gives no score distribution",
         )
     weighted: float | None = None
+    distribution: dict[int, float] | None = None
     if note is None and options.logprobs and response is not None:
-        weighted, note = weighted_score(response, metric.low, metric.high)
+        distribution, note = score_distribution(response, metric.low, metric.high)
+        weighted = None if distribution is None else expectation(distribution)
     elif note is None:
         note = "logprob weighting disabled"
     return MetricResult(
@@ -272,4 +275,7 @@ def score_result(
         score_mode_note=note,
         usage=judged.usage,
         calls=judged.calls,
+        distribution=distribution,
+        confidence=None if distribution is None else distribution[score],
+        confidence_note=note,
     )

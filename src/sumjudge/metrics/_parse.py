@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import ParseError
 from ..protocol import JudgeResponse, TokenLogprob
 
-__all__ = ["extract_json", "read_score_verdict", "weighted_score"]
+__all__ = ["extract_json", "read_score_verdict", "score_distribution", "weighted_score"]
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*\n?(.*?)```", re.DOTALL)
 # strict=False lets raw newlines inside strings through (llama.cpp grammars emit them).
@@ -96,7 +96,27 @@ def weighted_score(
 ) -> tuple[float | None, str | None]:
     """Expected score over the valid score tokens, from the score token's own logprobs.
 
-    Returns (weighted, None) or (None, reason). The score token is located at the
+    Returns (weighted, None) or (None, reason); see `score_distribution`.
+    """
+    distribution, note = score_distribution(response, low, high)
+    if distribution is None:
+        return None, note
+    return expectation(distribution), None
+
+
+def expectation(distribution: dict[int, float]) -> float:
+    """The mean score of `distribution`, to 4 decimals."""
+    return round(sum(k * p for k, p in distribution.items()), 4)
+
+
+def score_distribution(
+    response: JudgeResponse, low: int = 1, high: int = 3
+) -> tuple[dict[int, float] | None, str | None]:
+    """The probability of each valid score, renormalised over the valid scores.
+
+    Read from the score token's own logprobs (its top alternatives). Returns
+    (distribution, None) with every score of `low`..`high` present (0.0 when no
+    alternative named it), or (None, reason). The score token is located at the
     character offset of the value of the reply's last "score" key, so a digit in the
     explanation never counts.
     """
@@ -140,4 +160,4 @@ def weighted_score(
     total = sum(mass.values())
     if total <= 0:
         return None, "the score token's alternatives hold no valid score"
-    return round(sum(k * p for k, p in mass.items()) / total, 4), None
+    return {v: mass.get(v, 0.0) / total for v in range(low, high + 1)}, None

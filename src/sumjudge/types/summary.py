@@ -100,6 +100,14 @@ class MetricResult:
     calls: int = 0
     evidence: tuple[str, ...] = ()
     raw: float | None = None
+    distribution: Mapping[int, float] | None = None
+    confidence: float | None = None
+    confidence_note: str | None = None
+    samples: tuple[int, ...] = ()
+    mean: float | None = None
+    spread: float | None = None
+    panel: tuple[Mapping[str, Any], ...] = ()
+    judges: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -125,8 +133,29 @@ class MetricResult:
             out["score_mode_note"] = self.score_mode_note
         if self.evidence:
             out["evidence"] = list(self.evidence)
+        if self.score is not None:
+            out.update(self._noise_dict())
         if self.error is not None:
             out["error"] = self.error
+        return out
+
+    def _noise_dict(self) -> dict[str, Any]:
+        """Confidence, samples and panel entries (additions to the specification)."""
+        out: dict[str, Any] = {
+            "distribution": None
+            if self.distribution is None
+            else {str(k): round(v, 4) for k, v in sorted(self.distribution.items())},
+            "confidence": None if self.confidence is None else round(self.confidence, 4),
+        }
+        if self.confidence is None:
+            out["confidence_note"] = self.confidence_note or "no score distribution"
+        if self.samples:
+            out["samples"] = list(self.samples)
+            out["mean"] = self.mean
+            out["spread"] = self.spread
+        if self.panel:
+            out["panel"] = [dict(p) for p in self.panel]
+            out["judges"] = self.judges
         return out
 
 
@@ -136,6 +165,9 @@ class SummaryResult:
 
     metrics: dict[str, MetricResult]
     rating: Rating
+    rating_confidence: float | None = None
+    rating_confidence_note: str | None = None
+    uncertain: bool | None = None
 
     @property
     def usage(self) -> Usage:
@@ -155,6 +187,13 @@ class SummaryResult:
         }
         for name, result in self.metrics.items():
             body[name] = result.to_dict()
+        if r.relevancy_rating is not None:  # additions, after the specification's keys
+            body["rating_confidence"] = (
+                None if self.rating_confidence is None else round(self.rating_confidence, 4)
+            )
+            body["uncertain"] = self.uncertain
+            if self.rating_confidence is None:
+                body["rating_confidence_note"] = self.rating_confidence_note
         return {"summary": body}
 
     def record_body(self) -> dict[str, Any]:
