@@ -34,6 +34,7 @@ from .errors import (
     TruncatedResponseError,
 )
 from .evaluators import BatchRecord, Record, SummarizationEvaluator, SummaryResult
+from .evaluators.pairwise import PairwiseEvaluator, summarize_pairs
 from .judges import (
     Judge,
     JudgeRequest,
@@ -50,6 +51,7 @@ from .ratelimit import RateLimiter
 from .rules import DEFAULT_RULE_BOOK, Rating, RuleBook, Threshold
 from .runner import RetryPolicy, RunSummary
 from .types import MetricResult, SummaryData
+from .types.pairwise import PairData, PairMetricResult, PairResult
 
 if TYPE_CHECKING:
     from .compare import Comparison, compare_results
@@ -78,6 +80,10 @@ __all__ = [
     "MissingCredentialsError",
     "MissingDependencyError",
     "ModelTable",
+    "PairData",
+    "PairMetricResult",
+    "PairResult",
+    "PairwiseEvaluator",
     "ParseError",
     "Price",
     "ProviderError",
@@ -112,6 +118,7 @@ __all__ = [
     "meta_eval",
     "read_summary_rows",
     "register_provider",
+    "summarize_pairs",
     "write_report",
 ]
 

@@ -29,6 +29,7 @@ PURE = (
     "reask",
     "retry",
     "scheduling",
+    "noise",
 )
 
 

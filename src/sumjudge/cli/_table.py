@@ -77,8 +77,9 @@ class ResultTable:
     """Rows of a run's table, added in input order and rendered at the end.
 
     Args:
-        kind: "summary" (`evaluate`: a rating and 1-3 scores) or "conversation"
-            (`autoeval`: a status and percentages).
+        kind: "summary" (`evaluate`: a rating and 1-3 scores), "conversation"
+            (`autoeval`: a status and percentages) or "pairwise" (`pairwise`: a status
+            and each metric's winner, `tie*` where the two orders disagreed).
         metrics: the metric columns, in order.
         width: the line width; None for the terminal's (or $COLUMNS, else 100).
     """
@@ -93,7 +94,7 @@ class ResultTable:
     @property
     def unit(self) -> str:
         """What one row is: "item" or "conversation"."""
-        return "item" if self.kind == "summary" else "conversation"
+        return {"summary": "item", "pairwise": "pair"}.get(self.kind, "conversation")
 
     def add(self, record: dict[str, Any]) -> None:
         """Add the row of one record (a `Record.to_dict()`)."""
@@ -102,6 +103,8 @@ class ResultTable:
         status = str(record.get("status", ""))
         if self.kind == "summary":
             rating, cells, reason = self._summary_row(record, status)
+        elif self.kind == "pairwise":
+            rating, cells, reason = self._pairwise_row(record, status)
         else:
             rating, cells, reason = self._conversation_row(record, status)
         self.counts[rating] += 1
@@ -115,6 +118,21 @@ class ResultTable:
             rating = str(body.get("relevancy_rating") or "ok")
             return rating, cells, str(body.get("global_explanation") or "")
         return status.replace("_", " "), cells, _failure_reason(record)
+
+    def _pairwise_row(self, record: dict[str, Any], status: str) -> tuple[str, list[str], str]:
+        body = record.get("pairwise")
+        body = body if isinstance(body, dict) else {}
+
+        def winner(name: str, metric: dict[str, Any]) -> str:
+            mark = "*" if metric.get("position_consistent") is False else ""
+            return f"{metric.get('winner')}{mark}"
+
+        cells = _cells(body, self.metrics, winner)
+        if status != "ok":
+            return status.replace("_", " "), cells, _failure_reason(record)
+        first = next((m for m in body.values() if isinstance(m, dict)), {})
+        explanations = first.get("explanations") or [""]
+        return "ok", cells, str(explanations[0])
 
     def _conversation_row(self, record: dict[str, Any], status: str) -> tuple[str, list[str], str]:
         not_applicable: list[str] = []

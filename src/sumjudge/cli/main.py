@@ -24,7 +24,7 @@ from typing import NoReturn
 
 from .._version import __version__
 from ..errors import SumjudgeError
-from . import autoeval, compare, evaluate, gate, meta_eval, report
+from . import autoeval, compare, evaluate, gate, meta_eval, pairwise, report
 from ._common import EXIT_BUG, EXIT_CONFIG, EXIT_INTERRUPTED, eprint
 from ._safety import RunInterrupted, check_command_paths, describe_os_error, resume_command
 
@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     evaluate.add_parser(sub)
     autoeval.add_parser(sub)
+    pairwise.add_parser(sub)
     meta_eval.add_parser(sub)
     report.add_parser(sub)
     compare.add_parser(sub)
