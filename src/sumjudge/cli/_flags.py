@@ -16,7 +16,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..metrics._base import _LANGUAGES
 from ._batch import add_batch_arguments, cache_from_args, price_from_args, retry_policy_from_args
-from ._common import _KEYED_DEFAULTS, eprint
+from ._common import _KEYED_DEFAULTS, choose_model, eprint
 
 __all__ = [
     "FORMATS",
@@ -26,6 +26,7 @@ __all__ = [
     "add_output_arguments",
     "add_run_arguments",
     "check_flags",
+    "chosen_models",
     "evaluator_options",
     "metric_list",
     "reader_options",
@@ -76,7 +77,11 @@ def _model_help() -> str:
 
 def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: str) -> None:
     """--model, --base-url, --metrics (choices named in `metrics`), --language, --long-source."""
-    p.add_argument("--model", help=_model_help())
+    p.add_argument(
+        "--model",
+        action="append",
+        help=_model_help() + "; give it more than once for a judge panel (evaluate)",
+    )
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
     p.add_argument("--metrics", help=f"comma-separated subset of {metrics}")
     codes = ", ".join(sorted(_LANGUAGES))
@@ -158,6 +163,14 @@ def check_flags(args: argparse.Namespace) -> None:
             )
     if getattr(args, "resume", False) and not args.output:
         raise ConfigError("--resume needs -o/--output FILE: the results file to continue")
+
+
+def chosen_models(args: argparse.Namespace) -> str | list[str]:
+    """The --model value: one judge, or the panel when --model was given more than once."""
+    given: list[str] = args.model or []
+    if len(given) <= 1:
+        return choose_model(given[0] if given else None, args.base_url)
+    return given
 
 
 def metric_list(args: argparse.Namespace) -> list[str] | None:

@@ -1,17 +1,18 @@
-"""The judge-noise flags of `evaluate`: confidence threshold and repeated judgments."""
+"""The judge-noise flags of `evaluate`: confidence threshold, repeated judgments, panels."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from ..evaluators.panel import AGGREGATES
 from ._common import int_at_least, non_negative_float, open_fraction
 
 __all__ = ["add_noise_arguments", "noise_options"]
 
 
 def add_noise_arguments(p: argparse.ArgumentParser) -> None:
-    """--uncertain-below, --samples and --sample-temperature (see docs/noise.md)."""
+    """--uncertain-below, --samples, --sample-temperature, --panel-aggregate (docs/noise.md)."""
     p.add_argument(
         "--uncertain-below",
         type=open_fraction,
@@ -33,6 +34,14 @@ def add_noise_arguments(p: argparse.ArgumentParser) -> None:
         help="sampling temperature of the repeated judgments (with --samples 2 or more)",
     )
 
+    p.add_argument(
+        "--panel-aggregate",
+        choices=AGGREGATES,
+        default="median",
+        help="with --model given more than once (a judge panel): how the members' scores "
+        "become one (rounded half up)",
+    )
+
 
 def noise_options(args: argparse.Namespace) -> dict[str, Any]:
     """The evaluator arguments of the noise flags."""
@@ -40,4 +49,5 @@ def noise_options(args: argparse.Namespace) -> dict[str, Any]:
         "uncertain_below": args.uncertain_below,
         "samples": args.samples,
         "sample_temperature": args.sample_temperature,
+        "panel_aggregate": args.panel_aggregate,
     }

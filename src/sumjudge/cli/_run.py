@@ -30,12 +30,11 @@ from ._common import (
     EXIT_CONFIG,
     EXIT_ITEM_ERRORS,
     EXIT_OK,
-    choose_model,
     eprint,
     redact,
     secrets_from_env,
 )
-from ._flags import evaluator_options, metric_list
+from ._flags import chosen_models, evaluator_options, metric_list
 from ._output import InOrder, Output
 from ._sink import write_summary_json
 
@@ -112,7 +111,7 @@ async def run_evaluator_command(
         single: one pair of files (no progress bar; a spinner on a long item).
         dataset: dataset-level figures printed at the end.
     """
-    model = choose_model(args.model, args.base_url)
+    model = chosen_models(args)
     options = evaluator_options(args)
     metrics = metric_list(args)
 

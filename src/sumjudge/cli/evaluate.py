@@ -11,6 +11,7 @@ from typing import Any
 from ..datasets import load_simple_summarization_dataset, read_summary_rows
 from ..datasets.files import count_rows, decode_file, read_source_file
 from ..errors import ConfigError, DataError
+from ..evaluators.panel_agreement import PanelAgreement
 from ..evaluators.summarization import SummarizationEvaluator
 from ..metrics import SUMMARY_METRICS
 from ..types import SummaryData
@@ -116,9 +117,10 @@ def _rows(
 
 async def _run(args: argparse.Namespace) -> int:
     items, single, total = _items(args)
+    agreement = PanelAgreement() if args.model and len(args.model) > 1 else None
 
     def make(common: dict[str, Any], metrics: list[str] | None) -> SummarizationEvaluator:
-        return SummarizationEvaluator(
+        evaluator = SummarizationEvaluator(
             enabled_metrics=metrics,
             logprobs=not args.no_logprobs,
             single_call=args.single_call,
@@ -126,6 +128,9 @@ async def _run(args: argparse.Namespace) -> int:
             **noise_options(args),
             **common,
         )
+        if agreement is not None:
+            agreement.evaluator = evaluator  # for the members' cost lines
+        return evaluator
 
     return await run_evaluator_command(
         args,
@@ -135,6 +140,7 @@ async def _run(args: argparse.Namespace) -> int:
         kind="summary",
         report_inputs=_report_inputs,
         single=single,
+        dataset=agreement,
     )
 
 

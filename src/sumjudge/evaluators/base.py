@@ -10,12 +10,12 @@ how the metrics' results assemble into its result.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from ..accounting import RunSummary
+from ..accounting import CallStats, RunSummary
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
@@ -27,6 +27,16 @@ from ..runner import JudgeCaller, RetryPolicy, run_items
 from ..tokens import ContextFit, check_context
 from .execute import ItemRun, Stages, flatten
 from .options import open_cache
+from .panel import (
+    PanelMember,
+    build_members,
+    member_limiters,
+    panel_costs,
+    panel_estimate,
+    panel_execute,
+    panel_identity,
+    total_stats,
+)
 from .records import ItemResult, Record, error_failure, item_failure, item_id
 
 __all__ = ["Evaluator"]
@@ -45,7 +55,8 @@ class Evaluator(Generic[ItemT, ResultT]):
 
     Args:
         model: "provider/model", "local" / "local-lexical" (the offline judge), or a
-            Judge object.
+            Judge object; a list of them is a judge panel where the evaluator supports
+            one (`supports_panel`, see `evaluators/panel.py`).
         model_credentials: the provider's API key; defaults to its environment variable.
         base_url: an OpenAI-compatible (or Gemini-compatible) server to send requests to.
         retry_policy: back-off, attempts and per-call timeout.
@@ -61,9 +72,12 @@ class Evaluator(Generic[ItemT, ResultT]):
             (`evaluators/longsource.py`). Never truncated silently.
     """
 
+    supports_panel = False
+    """Whether `model` may be a list of judges (a panel)."""
+
     def __init__(
         self,
-        model: str | Judge,
+        model: str | Judge | Sequence[str | Judge],
         model_credentials: str | None = None,
         *,
         base_url: str | None = None,
@@ -80,23 +94,52 @@ class Evaluator(Generic[ItemT, ResultT]):
             raise ConfigError(f"long_source {long_source!r}: choose fail or chunked")
         self.long_source = long_source
         self.repair = repair
-        self.judge: Judge = get_judge(
-            model, api_key=model_credentials, base_url=base_url, timeout=timeout
+        models: list[str | Judge] = (
+            list(model) if isinstance(model, (list, tuple)) else [model]  # type: ignore[list-item]
         )
-        self.judge_name: str = self.judge.name
-        self.capabilities = self.judge.capabilities
+        if not models:
+            raise ConfigError("model: name at least one judge")
+        if len(models) > 1 and not self.supports_panel:
+            raise ConfigError(f"{type(self).__name__} takes one model, not a panel")
+        if len(models) > 1 and long_source == "chunked":
+            raise ConfigError("a judge panel cannot judge long sources by parts (long_source)")
         self.models = prices if isinstance(prices, ModelTable) else ModelTable(prices)
-        self.price = price or self.models.price(self.judge_name)
-        self.context_window = context_window or self.models.context_window(self.judge_name)
         self.cache: ResponseCache | None
         self.cache, self._owns_cache = open_cache(cache)
-        self.caller = JudgeCaller(
-            self.judge,
-            retry_policy,
-            cache=self.cache if self.capabilities.cacheable else None,
-            price=self.price,
-        )
+        self.members: list[PanelMember] = []
+        if len(models) > 1:
+            self.members = build_members(
+                models,
+                credentials=model_credentials,
+                base_url=base_url,
+                timeout=timeout,
+                retry_policy=retry_policy,
+                cache=self.cache,
+                table=self.models,
+                price=price,
+            )
+            self.judge: Judge = self.members[0].judge
+            self.caller = self.members[0].caller
+            self.capabilities = self.judge.capabilities
+            self.judge_name: str
+            self.judge_name, self.price, window = panel_identity(self.members, self.models)
+            self.context_window = context_window or window
+        else:
+            self.judge = get_judge(
+                models[0], api_key=model_credentials, base_url=base_url, timeout=timeout
+            )
+            self.judge_name = self.judge.name
+            self.capabilities = self.judge.capabilities
+            self.price = price or self.models.price(self.judge_name)
+            self.context_window = context_window or self.models.context_window(self.judge_name)
+            self.caller = JudgeCaller(
+                self.judge,
+                retry_policy,
+                cache=self.cache if self.capabilities.cacheable else None,
+                price=self.price,
+            )
         self.last_summary: RunSummary | None = None
+        self.last_panel_costs: dict[str, dict[str, Any]] | None = None
 
     # -- what a subclass supplies -------------------------------------------------------------
     def coerce(self, raw: Any, index: int | str | None) -> ItemT:
@@ -140,7 +183,40 @@ class Evaluator(Generic[ItemT, ResultT]):
 
     def meta_base(self) -> dict[str, Any]:
         """The `meta` every record of a batch starts with."""
-        return {"judge": self.judge_name, "metric_versions": self.metric_versions}
+        meta: dict[str, Any] = {"judge": self.judge_name, "metric_versions": self.metric_versions}
+        if self.members:
+            meta["panel"] = [m.name for m in self.members]
+        return meta
+
+    async def execute(self, stages: Stages, run: ItemRun) -> dict[str, Any]:
+        """Every metric's result of an item's plan: by the judge, or by every panel member."""
+        if not self.members:
+            return await run.execute(stages)
+        return await panel_execute(
+            self.members,
+            stages,
+            repair=self.repair,
+            ledger=run.ledger,
+            limiters=run.limiters,
+            metrics=list(self.metric_versions),
+            how=self.panel_aggregate,
+        )
+
+    panel_aggregate = "median"
+    """How a panel's scores become one (see `evaluators/panel.py`)."""
+
+    def _callers(self) -> list[JudgeCaller]:
+        return [m.caller for m in self.members] or [self.caller]
+
+    def _refused(self) -> str | None:
+        """Why the judge refused the key; a panel stops only once every member refused."""
+        refusals = [c.refused for c in self._callers()]
+        if any(r is None for r in refusals):
+            return None
+        return "; ".join(str(r) for r in refusals)
+
+    def _total_stats(self) -> CallStats:
+        return total_stats(self._callers())
 
     # -- one item -----------------------------------------------------------------------------
     async def _judge(self, item: ItemT, run: ItemRun) -> tuple[ResultT, dict[str, Any] | None]:
@@ -156,7 +232,7 @@ class Evaluator(Generic[ItemT, ResultT]):
                 stages = self.plan(item, prepared)
                 fit = self._fit(item, stages)
         if fit.fits:
-            return self.assemble(item, await run.execute(stages)), None
+            return self.assemble(item, await self.execute(stages, run)), None
         if self.long_source == "chunked" and fit.window:
             if prepared is None:
                 prepared = await self.prepare(item, run)
@@ -172,8 +248,10 @@ class Evaluator(Generic[ItemT, ResultT]):
         item = self.coerce(data, item_id(data))
         return requests_of(flatten(self.plan(item, prepared)))
 
-    def _item_run(self, limiter: RateLimiter | None = None) -> ItemRun:
-        return ItemRun(self.caller, self.repair, limiter)
+    def _item_run(
+        self, limiter: RateLimiter | None = None, limiters: Mapping[str, RateLimiter] | None = None
+    ) -> ItemRun:
+        return ItemRun(self.caller, self.repair, limiter, limiters=limiters)
 
     async def evaluate(self, data: Any) -> dict[str, Any]:
         """Judge one item and return its JSON as a dict."""
@@ -227,8 +305,8 @@ class Evaluator(Generic[ItemT, ResultT]):
         """
         run = summary if summary is not None else RunSummary()
         self.last_summary = run
-        caller = self.caller
-        before = replace(caller.stats)
+        before = self._total_stats()
+        befores = {m.name: replace(m.caller.stats) for m in self.members}
         if max_cost is not None and self.price is None:
             raise ConfigError(
                 f"max_cost needs a price for {self.judge_name}: pass price=... (CLI: --price)"
@@ -237,20 +315,22 @@ class Evaluator(Generic[ItemT, ResultT]):
         limiter = None
         if requests_per_minute or tokens_per_minute:
             limiter = RateLimiter(requests_per_minute, tokens_per_minute)
+        limiters = member_limiters(self.members, requests_per_minute, tokens_per_minute)
         meta_base = self.meta_base()
 
         def stop() -> str | None:
-            if caller.refused is not None:  # every later call would be refused too
-                return f"the judge refused the API key: {caller.refused}"
+            refused = self._refused()
+            if refused is not None:  # every later call would be refused too
+                return f"the judge refused the API key: {refused}"
             if max_cost is None:
                 return None
-            spent = caller.stats.cost_usd - before.cost_usd
+            spent = self._total_stats().cost_usd - before.cost_usd
             if spent >= max_cost:
                 return f"max cost ${max_cost:g} reached (${spent:.4f} spent)"
             return None
 
         async def work(_: int, pair: tuple[int, Any]) -> Record:
-            return await self._record(*pair, meta_base, limiter)
+            return await self._record(*pair, meta_base, limiter, limiters)
 
         def not_run(_: int, pair: tuple[int, Any], reason: str) -> Record:
             index, raw = pair
@@ -260,14 +340,21 @@ class Evaluator(Generic[ItemT, ResultT]):
             _indexed(items, skip, run), work, concurrency=concurrency, stop=stop, on_stop=not_run
         ):
             run.count(record.status)
-            run.absorb(caller.stats, before)
+            run.absorb(self._total_stats(), before)
+            self.last_panel_costs = panel_costs(self.members, befores)
             yield record
-        run.absorb(caller.stats, before)
-        run.key_refused = caller.refused is not None
+        run.absorb(self._total_stats(), before)
+        self.last_panel_costs = panel_costs(self.members, befores)
+        run.key_refused = self._refused() is not None
         run.stopped = stop() if run.not_run or run.key_refused else None
 
     async def _record(
-        self, index: int, raw: Any, meta_base: dict[str, Any], limiter: RateLimiter | None
+        self,
+        index: int,
+        raw: Any,
+        meta_base: dict[str, Any],
+        limiter: RateLimiter | None,
+        limiters: Mapping[str, RateLimiter] | None = None,
     ) -> Record:
         if isinstance(raw, DataError):  # a reader's row error: it knows the row's id
             return Record(index=index, id=raw.id, error=raw)
@@ -277,7 +364,7 @@ class Evaluator(Generic[ItemT, ResultT]):
             return Record(index=index, id=item_id(raw), error=exc)
         meta = dict(meta_base)
         ident = item_id(item)
-        run = self._item_run(limiter)
+        run = self._item_run(limiter, limiters)
         try:
             result, context = await self._judge(item, run)
         except _Unfit as unfit:
@@ -309,13 +396,17 @@ class Evaluator(Generic[ItemT, ResultT]):
                 continue
             prepared = self.prepare_estimate(item, estimate)
             requests = requests_of(flatten(self.plan(item, prepared)))
-            estimate.add_item(requests, [self.caller.cached(r) for r in requests])
+            for caller in self._callers():  # every panel member sends them all
+                estimate.add_item(requests, [caller.cached(r) for r in requests])
+        if self.members:
+            panel_estimate(self.members, estimate)
         return estimate
 
     # -- lifecycle ----------------------------------------------------------------------------
     async def aclose(self) -> None:
         """Release the judge's connections and close a cache the evaluator opened."""
-        await self.judge.aclose()
+        for judge in [m.judge for m in self.members] or [self.judge]:
+            await judge.aclose()
         if self.cache is not None and self._owns_cache:
             self.cache.close()
 

@@ -28,6 +28,8 @@ class ItemRun:
     repair: bool
     limiter: RateLimiter | None = None
     ledger: ItemLedger = field(default_factory=ItemLedger)
+    limiters: Mapping[str, RateLimiter] | None = None
+    """A panel's limiters, by member name (each member keeps its own limits)."""
 
     async def ask(self, call: Call[T]) -> Judged[T]:
         """Send one call of a plan through the runner, counted on this item."""

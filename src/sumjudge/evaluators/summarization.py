@@ -21,6 +21,7 @@ from ..types import MetricResult, SummaryData, SummaryResult, coerce_item
 from .base import Evaluator
 from .execute import ItemRun, Stages
 from .options import EngineOptions, choose_metrics
+from .panel import AGGREGATES
 from .records import Record
 
 __all__ = ["DEFAULT_MODEL", "BatchRecord", "SummarizationEvaluator", "SummaryResult"]
@@ -42,7 +43,8 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
 
     Args:
         model: "provider/model" ("google/gemini-2.5-flash", "openai/gpt-4o-mini",
-            "anthropic/claude-..."), "local" for the offline judge, or a Judge object.
+            "anthropic/claude-..."), "local" for the offline judge, or a Judge object; a
+            list of LLM judges is a panel (`panel_aggregate`, docs/noise.md).
         model_credentials: the provider's API key; defaults to its environment variable.
         enabled_metrics: a subset of the four metrics; the rule book then uses only those.
         base_url: an OpenAI-compatible (or Gemini-compatible) server to send requests to.
@@ -76,11 +78,16 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
             the verdicts (majority score, mean, spread; `metrics/sampling.py`). 1: once,
             at temperature 0.
         sample_temperature: the sampling temperature when `samples` is 2 or more.
+        panel_aggregate: with a list of models (a judge panel: every member judges every
+            metric), how the members' scores become the metric's score: "median"
+            (default), "mean", "majority" or "min", rounded half up.
     """
+
+    supports_panel = True
 
     def __init__(
         self,
-        model: str | Judge = DEFAULT_MODEL,
+        model: str | Judge | Sequence[str | Judge] = DEFAULT_MODEL,
         model_credentials: str | None = None,
         *,
         enabled_metrics: Sequence[str] | None = None,
@@ -95,8 +102,14 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         uncertain_below: float = 0.7,
         samples: int = 1,
         sample_temperature: float = 0.7,
+        panel_aggregate: str = "median",
         **engine: Unpack[EngineOptions],
     ) -> None:
+        if panel_aggregate not in AGGREGATES:
+            raise ConfigError(
+                f"panel_aggregate {panel_aggregate!r}: choose {', '.join(AGGREGATES)}"
+            )
+        self.panel_aggregate = panel_aggregate
         if samples < 1:
             raise ConfigError(f"samples must be at least 1 (got {samples})")
         if samples > 1 and single_call:
