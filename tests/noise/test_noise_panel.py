@@ -154,7 +154,7 @@ async def test_members_keep_their_cache_identity_and_cost_lines(tmp_path: Path) 
         ev = panel(a, b, enabled_metrics=["fluency"], cache=cache, prices=prices)
         return ev, a, b
 
-    evaluator, a, b = build()
+    evaluator, _, _ = build()
     _ = [r async for r in evaluator.evaluate_batch([DATA])]
     assert len(cache) == 2  # one reply per member: the members' keys differ
     costs = evaluator.last_panel_costs
