@@ -36,7 +36,8 @@ async def measure(item: SummaryData, model: Any, **kw: Any) -> dict[str, Any]:
                 async with ev:
                     _ = [r async for r in ev.evaluate_batch([item])]
                 st = srv.stats()
-                out[run] = {k: st[k] - before[k] for k in ("requests", "prompt_tokens", "cached_tokens")}
+                keys = ("requests", "prompt_tokens", "cached_tokens")
+                out[run] = {k: st[k] - before[k] for k in keys}
         cache.close()
         return out
 

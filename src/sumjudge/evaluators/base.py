@@ -19,7 +19,6 @@ from ..accounting import CallStats, RunSummary
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
-from ..judges._registry import get_judge
 from ..plan import requests_of
 from ..protocol import Judge, JudgeRequest
 from ..ratelimit import RateLimiter
@@ -28,7 +27,6 @@ from ..tokens import ContextFit, check_context
 from .execute import ItemRun, Stages, flatten
 from .options import open_cache
 from .panel import (
-    PanelMember,
     build_members,
     member_limiters,
     panel_costs,
@@ -97,8 +95,6 @@ class Evaluator(Generic[ItemT, ResultT]):
         models: list[str | Judge] = (
             list(model) if isinstance(model, (list, tuple)) else [model]  # type: ignore[list-item]
         )
-        if not models:
-            raise ConfigError("model: name at least one judge")
         if len(models) > 1 and not self.supports_panel:
             raise ConfigError(f"{type(self).__name__} takes one model, not a panel")
         if len(models) > 1 and long_source == "chunked":
@@ -106,38 +102,23 @@ class Evaluator(Generic[ItemT, ResultT]):
         self.models = prices if isinstance(prices, ModelTable) else ModelTable(prices)
         self.cache: ResponseCache | None
         self.cache, self._owns_cache = open_cache(cache)
-        self.members: list[PanelMember] = []
-        if len(models) > 1:
-            self.members = build_members(
-                models,
-                credentials=model_credentials,
-                base_url=base_url,
-                timeout=timeout,
-                retry_policy=retry_policy,
-                cache=self.cache,
-                table=self.models,
-                price=price,
-            )
-            self.judge: Judge = self.members[0].judge
-            self.caller = self.members[0].caller
-            self.capabilities = self.judge.capabilities
-            self.judge_name: str
-            self.judge_name, self.price, window = panel_identity(self.members, self.models)
-            self.context_window = context_window or window
-        else:
-            self.judge = get_judge(
-                models[0], api_key=model_credentials, base_url=base_url, timeout=timeout
-            )
-            self.judge_name = self.judge.name
-            self.capabilities = self.judge.capabilities
-            self.price = price or self.models.price(self.judge_name)
-            self.context_window = context_window or self.models.context_window(self.judge_name)
-            self.caller = JudgeCaller(
-                self.judge,
-                retry_policy,
-                cache=self.cache if self.capabilities.cacheable else None,
-                price=self.price,
-            )
+        members = build_members(
+            models,
+            credentials=model_credentials,
+            base_url=base_url,
+            timeout=timeout,
+            retry_policy=retry_policy,
+            cache=self.cache,
+            table=self.models,
+            price=price,
+        )
+        self.judge: Judge = members[0].judge
+        self.caller = members[0].caller
+        self.capabilities = self.judge.capabilities
+        self.members = members if len(members) > 1 else []
+        self.judge_name: str
+        self.judge_name, self.price, window = panel_identity(members, self.models)
+        self.context_window = context_window or window
         self.last_summary: RunSummary | None = None
         self.last_panel_costs: dict[str, dict[str, Any]] | None = None
 

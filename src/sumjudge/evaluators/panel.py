@@ -65,13 +65,19 @@ def build_members(
     table: ModelTable,
     price: Price | None,
 ) -> list[PanelMember]:
-    """One member per model; the same model twice is refused (it would judge once)."""
+    """One member per model (a single judge is a panel of one).
+
+    In a panel of several, the same model twice is refused (it would judge once), and so
+    is a judge that is not an LLM.
+    """
+    if not models:
+        raise ConfigError("model: name at least one judge")
     members: list[PanelMember] = []
     for model in models:
         judge = get_judge(model, api_key=credentials, base_url=base_url, timeout=timeout)
-        if any(m.name == judge.name for m in members):
+        if len(models) > 1 and any(m.name == judge.name for m in members):
             raise ConfigError(f"the panel names {judge.name} twice: give each member once")
-        if judge.capabilities.mode != "judge":
+        if len(models) > 1 and judge.capabilities.mode != "judge":
             raise ConfigError(
                 f"a panel member must be an LLM judge; {judge.name} is the "
                 f"{judge.capabilities.mode} judge"
@@ -90,7 +96,12 @@ def build_members(
 def panel_identity(
     members: Sequence[PanelMember], table: ModelTable
 ) -> tuple[str, Price | None, int | None]:
-    """The panel's name, its price (the members' when they share one) and smallest window."""
+    """The panel's name, its price (the members' when they share one) and smallest window.
+
+    A panel of one is its judge: its name, price and window.
+    """
+    if len(members) == 1:
+        return members[0].name, members[0].price, table.context_window(members[0].name)
     name = "panel(" + ", ".join(m.name for m in members) + ")"
     prices = {m.price for m in members}
     price = members[0].price if len(prices) == 1 else None
