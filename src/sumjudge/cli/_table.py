@@ -69,8 +69,17 @@ def _cells(
 
 
 def _summary_score(name: str, metric: dict[str, Any]) -> str:
+    """The score; with repeated judgments `±spread`, with a panel `[low-high]` of its members."""
     score = metric.get("score")
-    return "N/A" if score is None else f"{score:g}"
+    if score is None:
+        return "N/A"
+    cell = f"{score:g}"
+    if metric.get("spread"):
+        cell += f"±{metric['spread']:.1f}"
+    members = [p["score"] for p in metric.get("panel") or () if p.get("score") is not None]
+    if members and min(members) != max(members):
+        cell += f"[{min(members)}-{max(members)}]"
+    return cell
 
 
 class ResultTable:
@@ -90,6 +99,7 @@ class ResultTable:
         self.width = width or shutil.get_terminal_size((100, 24)).columns
         self.rows: list[tuple[str, str, list[str], str]] = []
         self.counts: Counter[str] = Counter()
+        self.uncertain = 0
 
     @property
     def unit(self) -> str:
@@ -107,7 +117,7 @@ class ResultTable:
             rating, cells, reason = self._pairwise_row(record, status)
         else:
             rating, cells, reason = self._conversation_row(record, status)
-        self.counts[rating] += 1
+        self.counts[rating.rstrip("?")] += 1
         self.rows.append((label, rating, cells, reason))
 
     def _summary_row(self, record: dict[str, Any], status: str) -> tuple[str, list[str], str]:
@@ -116,7 +126,13 @@ class ResultTable:
         cells = _cells(body, self.metrics, _summary_score)
         if status == "ok":
             rating = str(body.get("relevancy_rating") or "ok")
-            return rating, cells, str(body.get("global_explanation") or "")
+            reason = str(body.get("global_explanation") or "")
+            if body.get("uncertain"):
+                # Flagged, not recounted: the counts line says how many were uncertain.
+                self.uncertain += 1
+                confidence = body.get("rating_confidence")
+                return f"{rating}?", cells, f"uncertain (p={confidence:.2f}): {reason}"
+            return rating, cells, reason
         return status.replace("_", " "), cells, _failure_reason(record)
 
     def _pairwise_row(self, record: dict[str, Any], status: str) -> tuple[str, list[str], str]:
@@ -155,7 +171,10 @@ class ResultTable:
         order = [r for r in _RATING_ORDER if self.counts[r]]
         order += sorted(r for r in self.counts if r not in _RATING_ORDER)
         parts = ", ".join(f"{self.counts[r]} {r}" for r in order)
-        return f"{total} {self.unit}(s)" + (f": {parts}" if parts else "")
+        line = f"{total} {self.unit}(s)" + (f": {parts}" if parts else "")
+        if self.uncertain:
+            line += f" ({self.uncertain} uncertain, marked ?)"
+        return line
 
     def render(self) -> list[str]:
         """The table's lines: header, one row per item, a blank line and the counts."""
