@@ -52,3 +52,29 @@ def test_uncertain_rows_are_marked_and_counted_once() -> None:
     assert "3±0.4" in row1 and "2[1-3]" in row1
     assert "good?" not in row2 and "uncertain" not in row2
     assert lines[-1] == "2 item(s): 2 good (1 uncertain, marked ?)"
+
+
+def test_the_html_report_flags_uncertain_items_and_shows_spread_and_panel() -> None:
+    from sumjudge.report import build_items, render_report
+
+    rec = record(
+        {
+            "relevancy_rating": "good",
+            "score": 1.0,
+            "global_explanation": "All metrics met the expected values.",
+            "coherence": metric(3, spread=0.47, samples=[3, 3, 2]),
+            "fluency": metric(
+                2, panel=[{"judge": "openai/m1", "score": 1}, {"judge": "openai/m2", "score": 3}]
+            ),
+            "rating_confidence": 0.16,
+            "uncertain": True,
+        },
+        "r1",
+    )
+    item = build_items([rec])[0]
+    assert item.uncertain and item.rating_confidence == 0.16
+    assert set(item.metrics) == {"coherence", "fluency"}  # the additions are not metrics
+    html = render_report([rec])
+    assert "uncertain (p=0.16)" in html
+    assert "±0.47" in html and "[1-3]" in html
+    assert "panel: openai/m1: 1, openai/m2: 3" in html

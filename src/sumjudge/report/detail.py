@@ -40,6 +40,16 @@ def score_cell(view: MetricView | None) -> str:
         text = f'<span class="score {cls}">{view.value:g}</span>'
         if view.weighted is not None:
             text += f' <span class="w" title="logprob-weighted">{view.weighted:.2f}</span>'
+        if view.spread:
+            text += (
+                f' <span class="w" title="spread of repeated judgments">±{view.spread:.2f}</span>'
+            )
+        members = [s for _, s in view.panel if s is not None]
+        if members and min(members) != max(members):
+            text += (
+                f' <span class="w" title="panel members\' scores">'
+                f"[{min(members):g}-{max(members):g}]</span>"
+            )
         return text
     cls = "s3" if view.value >= 80 else "s2" if view.value >= 50 else "s1"
     return f'<span class="score {cls}">{view.value:.0f}%</span>'
@@ -55,6 +65,12 @@ def render_detail(item: ItemView) -> str:
         out.append(f'<p class="err">This row could not be judged: {esc(item.error)}</p>')
     if item.global_explanation:
         out.append(f"<p>{esc(item.global_explanation)}</p>")
+    if item.uncertain and item.rating_confidence is not None:
+        out.append(
+            f'<p class="note">Uncertain: the rule book gives this rating with probability '
+            f"{item.rating_confidence:.2f} when the scores are drawn from the judge's "
+            "score-token probabilities (docs/noise.md).</p>"
+        )
     if item.possible_issues:
         lis = "".join(f"<li>{esc(x)}</li>" for x in item.possible_issues)
         out.append(f'<ul class="evidence">{lis}</ul>')
@@ -82,6 +98,12 @@ def _metric_block(item: ItemView, view: MetricView) -> str:
     body = [f"<p><strong>{esc(view.name)}</strong> {head}{mode}</p>"]
     if view.explanation:
         body.append(f'<p class="explanation">{esc(view.explanation)}</p>')
+    if view.panel:
+        members = ", ".join(
+            f"{esc(judge)}: {'failed' if score is None else f'{score:g}'}"
+            for judge, score in view.panel
+        )
+        body.append(f'<p class="note">panel: {members}</p>')
     if view.unscored_sections:
         lis = "".join(
             f"<li><strong>{esc(name)}</strong> {_unscored(reason, error)}</li>"

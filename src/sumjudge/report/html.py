@@ -220,4 +220,8 @@ def _rating_badge(item: ItemView) -> str:
         return '<span class="badge failed">invalid</span>'
     if not item.rating:
         return '<span class="badge na">not rated</span>' if item.metrics else ""
-    return f'<span class="badge {esc(item.rating)}">{esc(item.rating)}</span>'
+    badge = f'<span class="badge {esc(item.rating)}">{esc(item.rating)}</span>'
+    if item.uncertain:
+        p = "" if item.rating_confidence is None else f" (p={item.rating_confidence:.2f})"
+        badge += f' <span class="note" title="uncertain rating{p}">uncertain{esc(p)}</span>'
+    return badge

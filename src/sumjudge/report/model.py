@@ -110,6 +110,8 @@ def _summarization(item: ItemView, body: Mapping[str, Any]) -> None:
     item.rating = str(rating) if rating is not None else None
     item.overall = _float(body.get("score"))
     item.global_explanation = _text(body.get("global_explanation")) or None
+    item.rating_confidence = _float(body.get("rating_confidence"))
+    item.uncertain = body.get("uncertain") is True
     issues = body.get("possible_issues")
     if isinstance(issues, list):
         item.possible_issues = [_text(x) for x in issues]
@@ -130,6 +132,13 @@ def _metric(name: str, value: Mapping[str, Any]) -> MetricView:
         reason=_text(value.get("reason")) or None,
         evidence=[_text(e) for e in evidence] if isinstance(evidence, list) else [],
         mode=_text(value.get("score_mode") or value.get("mode")) or None,
+        spread=_float(value.get("spread")),
+        confidence=_float(value.get("confidence")),
+        panel=[
+            (_text(p.get("judge")), _float(p.get("score")))
+            for p in value.get("panel") or ()
+            if isinstance(p, Mapping)
+        ],
     )
 
 

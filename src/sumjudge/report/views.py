@@ -37,6 +37,9 @@ class MetricView:
         mode: How the score was produced (e.g. the score mode), when the record says.
         unscored_sections: `(section, reason, error)` for each section that is N/A or
             failed and is not shown elsewhere (accuracy has no per-section tables).
+        spread: The standard deviation of repeated judgments (`samples`), if any.
+        confidence: The probability of the score from the score token's logprobs.
+        panel: `(judge, score)` of each panel member, when a panel judged.
     """
 
     name: str
@@ -49,6 +52,9 @@ class MetricView:
     evidence: list[str] = field(default_factory=list)
     mode: str | None = None
     unscored_sections: list[tuple[str, str | None, str | None]] = field(default_factory=list)
+    spread: float | None = None
+    confidence: float | None = None
+    panel: list[tuple[str, float | None]] = field(default_factory=list)
 
 
 @dataclass
@@ -170,6 +176,8 @@ class ItemView:
     turns: list[TurnView] = field(default_factory=list)
     summary: str | dict[str, str] | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    rating_confidence: float | None = None
+    uncertain: bool = False
 
     @property
     def failed_metrics(self) -> list[str]:
