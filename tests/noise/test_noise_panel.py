@@ -232,3 +232,40 @@ def test_a_three_member_panel_through_the_cli(tmp_path: Path) -> None:
     assert set(figures["averages"]["panel_members"]) == {"openai/m1", "openai/m2", "openai/m3"}
     assert "panel agreement (Krippendorff's alpha, ordinal)" in proc.stderr
     assert "test-key-for-the-local-server" not in proc.stderr + out.read_text()
+
+
+async def test_a_panel_with_samples_keeps_each_members_samples() -> None:
+    a, b = member("scripted/a", 3), member("scripted/b", 2)
+    evaluator = panel(a, b, enabled_metrics=["fluency"], samples=3)
+    result = await evaluator.evaluate_result(DATA)
+    assert len(a.requests) == 3 and len(b.requests) == 3
+    entries = result.metrics["fluency"].panel
+    assert [e["samples"] for e in entries] == [[3, 3, 3], [2, 2, 2]]
+
+
+def test_the_dry_run_counts_every_members_requests() -> None:
+    evaluator = panel(member("scripted/a", 3), member("scripted/b", 2), member("scripted/c", 1))
+    estimate = evaluator.estimate_cost([DATA, DATA])
+    assert estimate.items == 2 and estimate.requests == 2 * 4 * 3
+
+
+def test_uncertain_below_on_the_command_line(tmp_path: Path) -> None:
+    data = tmp_path / "in.jsonl"
+    data.write_text(json.dumps({"input": "Rina: we ship Friday.", "summary": "Ship."}) + "\n")
+    outs = {}
+    with FakeOpenAIServer() as srv:
+        for threshold in ("0.01", "0.99"):
+            out = tmp_path / f"out{threshold}.jsonl"
+            proc = subprocess.run(
+                [
+                    sys.executable, "-m", "sumjudge.cli.main", "evaluate", str(data),
+                    "--model", "openai/fake-model", "--base-url", srv.base_url, "--no-cache",
+                    "--no-progress", "-o", str(out), "--uncertain-below", threshold,
+                ],
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert proc.returncode in (0, 1), proc.stderr
+            outs[threshold] = json.loads(out.read_text())["summary"]
+    low, high = outs["0.01"], outs["0.99"]
+    assert 0 < low["rating_confidence"] < 0.99
+    assert low["uncertain"] is False and high["uncertain"] is True

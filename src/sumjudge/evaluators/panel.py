@@ -229,6 +229,8 @@ def aggregate_metric(
             "explanation": verdict.explanation,
             "weighted_score": verdict.weighted_score,
         }
+        if verdict.samples:  # the member's own repeated judgments
+            entry.update(samples=list(verdict.samples), spread=verdict.spread)
         if verdict.ok:
             judged.append(verdict)
         else:
