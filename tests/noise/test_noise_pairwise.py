@@ -106,7 +106,7 @@ async def test_verdicts_mapped_back_and_per_item_json() -> None:
 
 async def test_a_failed_pass_fails_the_metric_only() -> None:
     script = {
-        "pairwise-coherence": [verdict("B"), "no verdict here", "still none"],
+        "pairwise-coherence": [verdict("B"), "no verdict here", "still none", "none again"],
         "pairwise-fluency": [verdict("tie"), verdict("tie")],
     }
     evaluator = PairwiseEvaluator(

@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from ..accounting import CallStats, RunSummary
+from ..accounting import RunSummary
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
@@ -27,6 +27,7 @@ from ..tokens import ContextFit, check_context
 from .execute import ItemRun, Stages, flatten
 from .options import open_cache
 from .panel import (
+    all_refused,
     build_members,
     member_limiters,
     panel_costs,
@@ -173,15 +174,8 @@ class Evaluator(Generic[ItemT, ResultT]):
         """Every metric's result of an item's plan: by the judge, or by every panel member."""
         if not self.members:
             return await run.execute(stages)
-        return await panel_execute(
-            self.members,
-            stages,
-            repair=self.repair,
-            ledger=run.ledger,
-            limiters=run.limiters,
-            metrics=list(self.metric_versions),
-            how=self.panel_aggregate,
-        )
+        metrics = list(self.metric_versions)
+        return await panel_execute(self.members, stages, run, metrics, self.panel_aggregate)
 
     panel_aggregate = "median"
     """How a panel's scores become one (see `evaluators/panel.py`)."""
@@ -189,15 +183,8 @@ class Evaluator(Generic[ItemT, ResultT]):
     def _callers(self) -> list[JudgeCaller]:
         return [m.caller for m in self.members] or [self.caller]
 
-    def _refused(self) -> str | None:
-        """Why the judge refused the key; a panel stops only once every member refused."""
-        refusals = [c.refused for c in self._callers()]
-        if any(r is None for r in refusals):
-            return None
-        return "; ".join(str(r) for r in refusals)
-
-    def _total_stats(self) -> CallStats:
-        return total_stats(self._callers())
+    def _refused(self) -> str | None:  # a panel stops once every member refused
+        return all_refused(self._callers())
 
     # -- one item -----------------------------------------------------------------------------
     async def _judge(self, item: ItemT, run: ItemRun) -> tuple[ResultT, dict[str, Any] | None]:
@@ -286,7 +273,7 @@ class Evaluator(Generic[ItemT, ResultT]):
         """
         run = summary if summary is not None else RunSummary()
         self.last_summary = run
-        before = self._total_stats()
+        before = total_stats(self._callers())
         befores = {m.name: replace(m.caller.stats) for m in self.members}
         if max_cost is not None and self.price is None:
             raise ConfigError(
@@ -305,7 +292,7 @@ class Evaluator(Generic[ItemT, ResultT]):
                 return f"the judge refused the API key: {refused}"
             if max_cost is None:
                 return None
-            spent = self._total_stats().cost_usd - before.cost_usd
+            spent = total_stats(self._callers()).cost_usd - before.cost_usd
             if spent >= max_cost:
                 return f"max cost ${max_cost:g} reached (${spent:.4f} spent)"
             return None
@@ -321,10 +308,10 @@ class Evaluator(Generic[ItemT, ResultT]):
             _indexed(items, skip, run), work, concurrency=concurrency, stop=stop, on_stop=not_run
         ):
             run.count(record.status)
-            run.absorb(self._total_stats(), before)
+            run.absorb(total_stats(self._callers()), before)
             self.last_panel_costs = panel_costs(self.members, befores)
             yield record
-        run.absorb(self._total_stats(), before)
+        run.absorb(total_stats(self._callers()), before)
         self.last_panel_costs = panel_costs(self.members, befores)
         run.key_refused = self._refused() is not None
         run.stopped = stop() if run.not_run or run.key_refused else None

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..accounting import CallStats, ItemLedger
+from ..accounting import CallStats
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError
 from ..judges._registry import get_judge
@@ -31,6 +31,7 @@ __all__ = [
     "AGGREGATES",
     "PanelMember",
     "aggregate_metric",
+    "all_refused",
     "build_members",
     "member_limiters",
     "panel_costs",
@@ -120,6 +121,14 @@ def panel_estimate(members: Sequence[PanelMember], estimate: CostEstimate) -> No
         )
 
 
+def all_refused(callers: Sequence[JudgeCaller]) -> str | None:
+    """Why the key was refused, once every caller's was (one member alone does not stop)."""
+    refusals = [c.refused for c in callers]
+    if any(r is None for r in refusals):
+        return None
+    return "; ".join(str(r) for r in refusals)
+
+
 def total_stats(callers: Sequence[JudgeCaller]) -> CallStats:
     """Every caller's counters summed."""
     total = CallStats()
@@ -167,22 +176,15 @@ def stats_delta(now: CallStats, before: CallStats) -> dict[str, Any]:
 
 
 async def panel_execute(
-    members: Sequence[PanelMember],
-    stages: Stages,
-    *,
-    repair: bool,
-    ledger: ItemLedger,
-    limiters: Mapping[str, RateLimiter] | None,
-    metrics: Sequence[str],
-    how: str,
+    members: Sequence[PanelMember], stages: Stages, run: ItemRun, metrics: Sequence[str], how: str
 ) -> dict[str, MetricResult]:
     """Every member executes the item's plan; each metric's results are aggregated."""
 
     async def one(member: PanelMember) -> dict[str, Any] | BaseException:
-        limiter = None if limiters is None else limiters.get(member.name)
-        run = ItemRun(member.caller, repair, limiter, ledger)
+        limiter = None if run.limiters is None else run.limiters.get(member.name)
+        member_run = ItemRun(member.caller, run.repair, limiter, run.ledger)  # one ledger
         try:
-            return await run.execute(stages)
+            return await member_run.execute(stages)
         except Exception as exc:  # one member's failure must not sink the others
             return exc
 
