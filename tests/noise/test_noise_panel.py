@@ -269,3 +269,27 @@ def test_uncertain_below_on_the_command_line(tmp_path: Path) -> None:
     low, high = outs["0.01"], outs["0.99"]
     assert 0 < low["rating_confidence"] < 0.99
     assert low["uncertain"] is False and high["uncertain"] is True
+
+
+async def test_one_members_refused_key_does_not_stop_the_run() -> None:
+    from sumjudge import RunSummary
+
+    broken = ScriptedJudge(responder=lambda _: AuthError("bad key"), name="scripted/broken")
+    evaluator = panel(member("scripted/a", 3), broken, enabled_metrics=["fluency"])
+    summary = RunSummary()
+    records = [r async for r in evaluator.evaluate_batch([DATA] * 4, summary=summary)]
+    assert [r.status for r in records] == ["ok"] * 4
+    assert not summary.key_refused and summary.not_run == 0
+    assert all(r.result.metrics["fluency"].judges == 1 for r in records)
+
+
+async def test_every_members_refused_key_stops_the_run() -> None:
+    from sumjudge import RunSummary
+
+    broken = [
+        ScriptedJudge(responder=lambda _: AuthError("no"), name=f"scripted/x{i}") for i in (1, 2)
+    ]
+    evaluator = panel(*broken, enabled_metrics=["fluency"])
+    summary = RunSummary()
+    _ = [r async for r in evaluator.evaluate_batch([DATA] * 20, summary=summary, concurrency=1)]
+    assert summary.key_refused and summary.not_run > 0
