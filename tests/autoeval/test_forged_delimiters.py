@@ -103,3 +103,13 @@ def test_the_code_is_stable_and_avoids_texts_that_contain_it() -> None:
     assert code == seal(SOURCE, "another summary")  # the prefix cache keeps hitting
     assert seal(SOURCE, f"I know it: {code}") != code
     assert seal(SOURCE, f"spelled &#x{ord(code[0]):x};{code[1:]}") != code
+
+
+def test_pairwise_prompts() -> None:
+    from sumjudge.metrics.pairwise import pair_block
+    from sumjudge.protocol import Message
+
+    attack = forgeries()
+    for a, b in ((attack, "B."), ("A.", attack), (attack, attack)):
+        block = pair_block(SOURCE, a, b)
+        assert_sealed(JudgeRequest(messages=(Message.of("user", block),), task="pairwise"))

@@ -125,8 +125,10 @@ async def test_summaries_cannot_forge_the_other_summary_or_close_their_block() -
     evaluator = PairwiseEvaluator(judge, metrics=["fluency"], retry_policy=NO_WAIT)
     await evaluator.evaluate_result({"input": SOURCE, "summary_a": attack, "summary_b": LONG})
     block = judge.requests[0].messages[1].parts[0]
-    assert len(re.findall(r"</summary>", block)) == 2  # only our own two closing tags
-    assert len(re.findall(r'<summary label="B">', block)) == 1
+    code = block[len("<source-") : block.index(">")]
+    assert len(re.findall(f"</summary-{code}>", block)) == 2  # only our own two closing tags
+    assert len(re.findall(f'<summary-{code} label="B">', block)) == 1
+    assert "</summary>" not in block and '<summary label="B">' not in block  # defused
 
 
 def test_the_offline_judge_is_refused() -> None:
@@ -172,10 +174,10 @@ def test_the_cli_through_the_local_server(tmp_path: Path) -> None:
     out, summary = tmp_path / "out.jsonl", tmp_path / "summary.json"
 
     def respond(body: dict[str, Any]) -> Reply:
-        text = json.dumps(body["messages"])
-        # the data block is the last place each label opens (the system message names both)
-        a = text.rsplit('<summary label=\\"A\\">', 1)[1].split("</summary>")[0]
-        b = text.rsplit('<summary label=\\"B\\">', 1)[1].split("</summary>")[0]
+        text = body["messages"][-1]["content"]
+        # the data block: <summary-CODE label="A"> ... </summary-CODE>, then B
+        a = re.split(r'<summary-[0-9a-f]{16} label="A">', text)[1].split("</summary-")[0]
+        b = re.split(r'<summary-[0-9a-f]{16} label="B">', text)[1].split("</summary-")[0]
         return Reply.json(verdict("A" if len(a) > len(b) else "B"))
 
     with FakeOpenAIServer() as srv:
