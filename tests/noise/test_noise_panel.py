@@ -17,6 +17,7 @@ import pytest
 from sumjudge import (
     AuthError,
     ConfigError,
+    RequestError,
     RetryPolicy,
     ScriptedJudge,
     SummarizationEvaluator,
@@ -134,7 +135,7 @@ async def test_a_failing_member_leaves_the_others_aggregate() -> None:
 
 async def test_every_member_failing_fails_the_metric() -> None:
     broken = [
-        ScriptedJudge(responder=lambda _: AuthError("no"), name=f"scripted/x{i}") for i in (1, 2)
+        ScriptedJudge(responder=lambda _: RequestError("no"), name=f"scripted/x{i}") for i in (1, 2)
     ]
     evaluator = panel(*broken, enabled_metrics=["fluency"])
     records = [r async for r in evaluator.evaluate_batch([DATA])]

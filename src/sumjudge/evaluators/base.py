@@ -36,7 +36,7 @@ from .panel import (
     panel_identity,
     total_stats,
 )
-from .records import ItemResult, Record, error_failure, item_failure, item_id
+from .records import ItemResult, Record, error_failure, item_failure, item_id, refused_only
 
 __all__ = ["Evaluator"]
 
@@ -298,7 +298,10 @@ class Evaluator(Generic[ItemT, ResultT]):
             return None
 
         async def work(_: int, pair: tuple[int, Any]) -> Record:
-            return await self._record(*pair, meta_base, limiter, limiters)
+            record = await self._record(*pair, meta_base, limiter, limiters)
+            if (why := stop()) and refused_only(record):  # nothing judged: run it later
+                return not_run(_, pair, why)
+            return record
 
         def not_run(_: int, pair: tuple[int, Any], reason: str) -> Record:
             index, raw = pair

@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from ..accounting import ItemLedger
 from ..errors import DataError
 
-__all__ = ["ItemResult", "Record", "error_failure", "item_failure", "item_id"]
+__all__ = ["ItemResult", "Record", "error_failure", "item_failure", "item_id", "refused_only"]
 
 
 class ItemResult(Protocol):
@@ -155,3 +155,17 @@ class Record:
         if self.ledger is not None:
             row["cost_usd"] = round(self.ledger.cost_usd, 8)
         return row
+
+
+def refused_only(record: Record) -> bool:
+    """Whether `record` failed only because the judge refused the key (nothing was judged).
+
+    Such an item is recorded "not_run" instead, like the items not started after the
+    refusal, so that `--resume` runs it once the key is fixed.
+    """
+    failures = record.failures
+    return (
+        record.status == "failed"
+        and bool(failures)
+        and all("AuthError:" in str(f.get("reason", "")) for f in failures)
+    )

@@ -21,7 +21,7 @@ from aiohttp import web
 from .logprobs import FakeLogprobs
 from .options import ServerOptions
 from .prefix_cache import PrefixCache
-from .replies import Reply, Responder, tokenize
+from .replies import BROKEN_BODY, Reply, Responder, tokenize
 from .schema_fill import default_reply
 
 __all__ = ["ServerCore"]
@@ -161,6 +161,9 @@ class ServerCore(ServerOptions):
             return self._abort(request)
         if reply.kind == "error":
             return self._error(path, reply, error_payload)
+        if reply.kind == "broken":
+            self._count(path, errors=1)
+            return web.Response(status=200, text=BROKEN_BODY, content_type="application/json")
         return render(body, reply, extra)
 
     def _error(

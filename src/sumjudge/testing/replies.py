@@ -8,12 +8,24 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["FAULTS", "TOKEN_RE", "Reply", "Responder", "apply_fault", "tokenize"]
+__all__ = ["BROKEN_BODY", "FAULTS", "TOKEN_RE", "Reply", "Responder", "apply_fault", "tokenize"]
 
 #: Words, single digits, whitespace runs and any other single character: covers text exactly.
 TOKEN_RE = re.compile(r"[^\W\d_]+|\d|\s+|\S")
 #: Fault kinds that `error_rate` draws from.
-FAULTS: tuple[str, ...] = ("429", "500", "timeout", "reset", "truncated", "prose", "out_of_range")
+FAULTS: tuple[str, ...] = (
+    "429",
+    "500",
+    "503",
+    "timeout",
+    "reset",
+    "truncated",
+    "prose",
+    "out_of_range",
+    "broken",
+)
+#: The body of a "broken" fault: a 200 whose JSON stops in the middle.
+BROKEN_BODY = '{"id": "chatcmpl-broken", "object": "chat.completion", "choices": [{"index'
 
 _PROSE = "The summary seems reasonable overall, but I would rather not give a structured verdict."
 _SCORE_RE = re.compile(r'("score"\s*:\s*)-?\d+(?:\.\d+)?')
@@ -39,7 +51,7 @@ class Reply:
     server supports them); `False` never includes them.
     """
 
-    kind: Literal["content", "error", "reset", "delay"]
+    kind: Literal["content", "error", "reset", "delay", "broken"]
     content: str = ""
     finish_reason: str = "stop"
     logprobs: bool | None = None
@@ -95,6 +107,11 @@ class Reply:
         return cls("delay", seconds=seconds, then=then_reply)
 
     @classmethod
+    def broken(cls) -> Reply:
+        """A 200 whose body is cut in the middle of its JSON (a proxy or server bug)."""
+        return cls("broken")
+
+    @classmethod
     def reset(cls) -> Reply:
         """Abort the connection without any response (client sees a connection error)."""
         return cls("reset")
@@ -125,6 +142,10 @@ def apply_fault(
         return Reply.error(429, "Rate limit reached (fake)", headers)
     if fault == "500":
         return Reply.error(500, "The server had an error processing your request (fake)")
+    if fault == "503":
+        return Reply.error(503, "The server is overloaded (fake)")
+    if fault == "broken":
+        return Reply.broken()
     if fault == "timeout":
         return Reply.delay(timeout_sleep, reply)
     if fault == "reset":

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .replies import Reply, apply_fault, tokenize
+from .replies import BROKEN_BODY, Reply, apply_fault, tokenize
 
 if TYPE_CHECKING:
     from .core import ServerCore
@@ -85,6 +85,9 @@ async def _handle_chat(srv: ServerCore, request: web.Request) -> web.StreamRespo
         return srv._abort(request)
     if reply.kind == "error":
         return srv._error(path, reply, error_payload)
+    if reply.kind == "broken":
+        srv._count(path, errors=1)
+        return web.Response(status=200, text=BROKEN_BODY, content_type="application/json")
     return _completion(srv, path, body, reply)
 
 
