@@ -30,7 +30,7 @@ from typing import Any
 
 from .protocol import JudgeRequest, JudgeResponse
 
-__all__ = ["ResponseCache", "default_cache_dir", "safe_identity"]
+__all__ = ["ResponseCache", "default_cache_dir", "merge_caches", "safe_identity"]
 
 _FORMAT = 1
 _URL_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
@@ -170,3 +170,26 @@ class ResponseCache:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def merge_caches(target: ResponseCache, source: str | Path) -> int:
+    """Copy every response of the cache file `source` that `target` lacks; returns how many.
+
+    A key already in `target` keeps its value (same key, same request: either answer
+    serves). Rows of another format version are left out.
+    """
+    with target._lock:
+        target._db.execute("ATTACH DATABASE ? AS source", (str(source),))
+        try:
+            before = target._db.total_changes
+            target._db.execute(
+                "INSERT OR IGNORE INTO responses (key, judge, task, format, created, value)"
+                " SELECT key, judge, task, format, created, value FROM source.responses"
+                " WHERE format = ?",
+                (_FORMAT,),
+            )
+            added = target._db.total_changes - before
+        finally:
+            target._db.execute("DETACH DATABASE source")
+    target.writes += added
+    return added

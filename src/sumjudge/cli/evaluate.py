@@ -22,6 +22,7 @@ from ._flags import (
     reader_options,
     warn,
 )
+from ._distributed import add_engine_arguments, check_engine_flags, run_distributed
 from ._noise_flags import add_noise_arguments, noise_options
 from ._run import run_evaluator_command
 
@@ -67,6 +68,7 @@ def add_parser(sub: Any) -> None:
         help="rubrics_first: all metric instructions in a run-wide cached system message",
     )
     add_noise_arguments(p)
+    add_engine_arguments(p)
     add_run_arguments(p, handler=run, check=_check)
 
 
@@ -83,6 +85,7 @@ def _check(args: argparse.Namespace) -> None:
         )
     if pair and not (args.input_file and args.summary_file):
         raise ConfigError("--input-file and --summary-file go together: give both")
+    check_engine_flags(args)
 
 
 def _summary_file(args: argparse.Namespace) -> str:
@@ -158,4 +161,6 @@ def _report_inputs(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run `sumjudge evaluate` with the parsed `args`; returns the exit code."""
+    if args.engine != "local":
+        return run_distributed(args)
     return asyncio.run(_run(args))

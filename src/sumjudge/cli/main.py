@@ -24,7 +24,7 @@ from typing import NoReturn
 
 from .._version import __version__
 from ..errors import SumjudgeError
-from . import autoeval, compare, evaluate, gate, meta_eval, pairwise, report
+from . import autoeval, cache, compare, evaluate, gate, meta_eval, pairwise, report
 from ._common import EXIT_BUG, EXIT_CONFIG, EXIT_INTERRUPTED, eprint
 from ._safety import RunInterrupted, check_command_paths, describe_os_error, resume_command
 
@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parser(sub)
     compare.add_parser(sub)
     gate.add_parser(sub)
+    cache.add_parser(sub)
     return parser
 
 

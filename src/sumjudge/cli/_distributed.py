@@ -1,0 +1,218 @@
+"""`sumjudge evaluate --engine spark|ray`: the same judging, run by a distributed engine.
+
+The engine reads the input file itself (Parquet, JSON lines or CSV, by suffix), judges it
+through `sumjudge.spark.evaluate_spark` / `sumjudge.ray.evaluate_ray` with the local run's
+flags (their global limits split over the workers) and writes `-o` as the engine writes:
+a directory of part files in the output's format. The summary is added up from what was
+written (counts, and every worker's spend). What a local run has and a distributed one
+has not (--resume, --report, --dry-run, a table on stdout) is refused in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from ..cache import default_cache_dir
+from ..distributed.job import JobSummary
+from ..errors import ConfigError
+from ._batch import EXIT_STOPPED
+from ._common import EXIT_ITEM_ERRORS, EXIT_OK, choose_model, eprint, redact, secrets_from_env
+from ._flags import evaluator_options, metric_list
+from ._sink import write_summary_json
+
+__all__ = ["add_engine_arguments", "check_engine_flags", "run_distributed"]
+
+_FORMATS = {".parquet": "parquet", ".jsonl": "json", ".json": "json", ".csv": "csv"}
+_LOCAL_ONLY = (
+    ("--resume", "resume"),
+    ("--report", "report"),
+    ("--dry-run", "dry_run"),
+    ("--example", "example"),
+    ("--input-file", "input_file"),
+    ("--format", "format"),
+    ("--encoding", "encoding"),
+)
+
+
+def add_engine_arguments(p: argparse.ArgumentParser) -> None:
+    """--engine, --spark-master, --ray-address and --workers."""
+    g = p.add_argument_group("distributed engine")
+    g.add_argument(
+        "--engine",
+        choices=["local", "spark", "ray"],
+        default="local",
+        help="who runs the judging: this process, Spark or Ray (see docs/distributed.md)",
+    )
+    g.add_argument(
+        "--spark-master",
+        help="with --engine spark: the master URL, e.g. local[2] (default: spark-submit's, "
+        "else local[*])",
+    )
+    g.add_argument(
+        "--ray-address",
+        help="with --engine ray: the cluster to join, e.g. ray://head:10001 (default: a "
+        "local Ray)",
+    )
+    g.add_argument(
+        "--workers",
+        type=int,
+        help="with --engine: the workers the global --concurrency/--rpm/--tpm/--max-cost "
+        "are split over (default: Spark's parallelism; Ray: 2 actors)",
+    )
+
+
+def check_engine_flags(args: argparse.Namespace) -> None:
+    """Refuse local-only flags with --engine spark|ray (and engine flags without it)."""
+    engine = getattr(args, "engine", "local")
+    if engine == "local":
+        for flag, dest in (("--spark-master", "spark_master"), ("--ray-address", "ray_address")):
+            if getattr(args, dest, None):
+                raise ConfigError(f"{flag} goes with --engine spark|ray")
+        return
+    if engine == "spark" and args.ray_address:
+        raise ConfigError("--ray-address goes with --engine ray, not spark")
+    if engine == "ray" and args.spark_master:
+        raise ConfigError("--spark-master goes with --engine spark, not ray")
+    for flag, dest in _LOCAL_ONLY:
+        if getattr(args, dest, None):
+            raise ConfigError(f"{flag} is for local runs; --engine {engine} does not take it")
+    if args.workers is not None and args.workers < 1:
+        raise ConfigError(f"--workers must be at least 1 (got {args.workers})")
+    if not args.file:
+        raise ConfigError(f"--engine {engine} needs a FILE of rows (Parquet, JSONL or CSV)")
+    if not args.output:
+        raise ConfigError(f"--engine {engine} needs -o/--output: the directory it writes")
+    _format(args.file, "FILE")
+    _format(args.output, "-o/--output")
+    if Path(args.output).exists():
+        raise ConfigError(
+            f"{args.output} exists: the engine writes a new directory of part files there; "
+            "choose a new path"
+        )
+
+
+def _format(path: str, flag: str) -> str:
+    fmt = _FORMATS.get(Path(path).suffix.lower())
+    if fmt is None:
+        raise ConfigError(f"{flag} {path}: name a .parquet, .jsonl or .csv file")
+    return fmt
+
+
+def _job_options(args: argparse.Namespace) -> dict[str, Any]:
+    options = evaluator_options(args)
+    opened = options.pop("cache")
+    if opened is not None:
+        opened.close()  # the workers open their own files under cache_dir
+    cache_dir = None if args.no_cache else str(args.cache_dir or default_cache_dir())
+    return {
+        **options,
+        "logprobs": not args.no_logprobs,
+        "single_call": args.single_call,
+        "prompt_layout": args.prompt_layout,
+        "concurrency": args.concurrency,
+        "rpm": args.rpm,
+        "tpm": args.tpm,
+        "max_cost": args.max_cost,
+        "workers": args.workers,
+        "cache_dir": cache_dir,
+    }
+
+
+def run_distributed(args: argparse.Namespace) -> int:
+    """Run `sumjudge evaluate --engine spark|ray`; returns the exit code."""
+    model = choose_model(args.model, args.base_url)
+    options = _job_options(args)
+    job = {
+        "input_col": args.input_column,
+        "summary_col": args.summary_column,
+        "model": model,
+        "enabled_metrics": metric_list(args),
+        **options,
+    }
+    if args.engine == "spark":
+        summary = _run_spark(args, job)
+    else:
+        summary = _run_ray(args, job)
+    secrets = secrets_from_env()
+    eprint(redact(f"sumjudge: {args.engine} wrote {args.output}: {summary.line()}", secrets))
+    if args.summary_json:
+        write_summary_json(args.summary_json, {"judge": model, **summary.to_dict()}, secrets)
+    if summary.counts.get("not_run"):
+        return EXIT_STOPPED
+    failed = summary.counts.get("failed", 0) + summary.counts.get("invalid", 0)
+    return EXIT_ITEM_ERRORS if failed else EXIT_OK
+
+
+def _run_spark(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
+    try:
+        from pyspark.sql import SparkSession
+        from pyspark.sql import functions as F
+    except ImportError:
+        raise ConfigError("--engine spark needs pyspark: pip install 'sumjudge[spark]'") from None
+    from ..spark import evaluate_spark
+
+    builder = SparkSession.builder.appName("sumjudge evaluate")
+    if args.spark_master:
+        builder = builder.master(args.spark_master)
+    spark = builder.getOrCreate()  # without a master (spark-submit's or the flag): local[*]
+    csv = {"header": True, "multiLine": True, "escape": '"'}
+    source_format, out_format = _format(args.file, "FILE"), _format(args.output, "-o")
+    df = spark.read.options(**(csv if source_format == "csv" else {})).format(source_format)
+    df = df.load(args.file)
+    slots = args.workers or spark.sparkContext.defaultParallelism
+    if df.rdd.getNumPartitions() < slots:  # one small file is one partition: one worker
+        df = df.repartition(slots)
+    id_col = args.id_column if args.id_column in df.columns else None
+    out = evaluate_spark(df, id_col=id_col, **job)
+    writer = out.write.mode("errorifexists").format(out_format)
+    writer.options(**(csv if out_format == "csv" else {})).save(args.output)
+    back = spark.read.options(**(csv if out_format == "csv" else {})).format(out_format)
+    back = back.load(args.output)
+    cost = F.get_json_object("result_json", "$.meta.run.cost_usd").cast("double")
+    rows = back.groupBy("status").agg(F.count("*").alias("n"), F.sum(cost).alias("cost")).collect()
+    summary = JobSummary()
+    for row in rows:
+        summary.counts[row["status"]] = int(row["n"])
+        summary.cost_usd += float(row["cost"] or 0.0)
+    return summary
+
+
+def _run_ray(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
+    try:
+        import ray
+        import ray.data
+    except ImportError:
+        raise ConfigError("--engine ray needs ray[data]: pip install 'sumjudge[ray]'") from None
+    import pandas as pd
+
+    from ..ray import evaluate_ray
+
+    if not ray.is_initialized():
+        ray.init(address=args.ray_address, include_dashboard=False, log_to_driver=False)
+    readers = {"parquet": ray.data.read_parquet, "json": ray.data.read_json}
+    source_format, out_format = _format(args.file, "FILE"), _format(args.output, "-o")
+    workers = int(job.get("workers") or 2)
+    # At least two blocks per actor, so that every actor has work (JSON lines are read
+    # by pyarrow: one object per line).
+    read = readers.get(source_format, ray.data.read_csv)
+    # Read first: read tasks and the actors would otherwise compete for the same CPUs.
+    ds = read(args.file, override_num_blocks=workers * 2).materialize()
+    id_col = args.id_column if args.id_column in ds.columns() else None
+    out = evaluate_ray(ds, id_col=id_col, **job).materialize()
+    writers = {"parquet": out.write_parquet, "json": out.write_json, "csv": out.write_csv}
+    writers[out_format](args.output)
+
+    states = ("ok", "failed", "invalid", "not_run")
+
+    def part(batch: pd.DataFrame) -> pd.DataFrame:
+        s = JobSummary().add_rows(zip(batch["status"], batch["result_json"], strict=True))
+        return pd.DataFrame([{**{k: s.counts.get(k, 0) for k in states}, "cost": s.cost_usd}])
+
+    parts = out.select_columns(["status", "result_json"]).map_batches(part, batch_format="pandas")
+    summary = JobSummary()
+    for row in parts.iter_rows():
+        counts = {k: int(row[k]) for k in states if row[k]}
+        summary.merge(JobSummary(counts=counts, cost_usd=float(row["cost"])))
+    return summary
