@@ -137,3 +137,14 @@ def test_only_pytest_loads_the_plugin() -> None:
     assert sorted(u for u, deps in graph.items() if "pytest_plugin" in deps) == []
     assert "pytest" not in _third_party(PACKAGE / "assertions.py")
     assert "cli" not in graph["assertions"]
+
+
+def test_distributed_sits_above_the_evaluators_and_only_the_engines_use_it() -> None:
+    graph = _graph()
+    # The engine-free core of distributed jobs: no engine face, no CLI.
+    assert graph["distributed"] & {"spark", "ray", "cli"} == set()
+    # Nothing below the evaluators reaches the distributed layer.
+    users = sorted(u for u, deps in graph.items() if "distributed" in deps)
+    assert users == ["cli", "ray", "spark"]
+    # The engines' faces are leaves: only the CLI (lazily) imports them.
+    assert sorted(u for u, deps in graph.items() if deps & {"spark", "ray"}) == ["cli"]
