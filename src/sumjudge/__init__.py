@@ -57,7 +57,9 @@ if TYPE_CHECKING:
     from .compare import Comparison, compare_results
     from .meta import JudgeCard, format_table
     from .meta.run import meta_eval
+    from .ray import autoeval_ray, evaluate_ray
     from .report import write_report
+    from .spark import autoeval_spark, evaluate_spark
 
 
 __all__ = [
@@ -111,6 +113,10 @@ __all__ = [
     "__version__",
     "assert_summary",
     "compare_results",
+    "autoeval_ray",
+    "autoeval_spark",
+    "evaluate_ray",
+    "evaluate_spark",
     "format_table",
     "get_judge",
     "load_contact_center_dataset",
@@ -132,6 +138,11 @@ _LAZY: dict[str, str] = {
     "format_table": "sumjudge.meta",
     "meta_eval": "sumjudge.meta.run",
     "write_report": "sumjudge.report",
+    # Light modules (they import their engine when called), loaded on use all the same.
+    "evaluate_spark": "sumjudge.spark",
+    "autoeval_spark": "sumjudge.spark",
+    "evaluate_ray": "sumjudge.ray",
+    "autoeval_ray": "sumjudge.ray",
 }
 
 

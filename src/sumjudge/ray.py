@@ -47,7 +47,9 @@ def evaluate_ray(
 
     Args:
         ds: the rows to judge.
-        input_col, summary_col, id_col: the columns of the source, the summary and the id.
+        input_col: the column of the source.
+        summary_col: the column of the summary.
+        id_col: the column of the row's id (None: rows have none).
         model: the judge's name (as `SummarizationEvaluator`'s).
         enabled_metrics: a subset of the four metrics (default: all).
         **evaluator_options: `SummarizationEvaluator`'s keyword arguments (but not

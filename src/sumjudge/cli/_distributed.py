@@ -52,8 +52,7 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
     )
     g.add_argument(
         "--ray-address",
-        help="with --engine ray: the cluster to join, e.g. ray://head:10001 (default: a "
-        "local Ray)",
+        help="with --engine ray: the cluster to join, e.g. ray://head:10001 (default: a local Ray)",
     )
     g.add_argument(
         "--workers",
@@ -131,10 +130,7 @@ def run_distributed(args: argparse.Namespace) -> int:
         "enabled_metrics": metric_list(args),
         **options,
     }
-    if args.engine == "spark":
-        summary = _run_spark(args, job)
-    else:
-        summary = _run_ray(args, job)
+    summary = _run_spark(args, job) if args.engine == "spark" else _run_ray(args, job)
     secrets = secrets_from_env()
     eprint(redact(f"sumjudge: {args.engine} wrote {args.output}: {summary.line()}", secrets))
     if args.summary_json:
@@ -157,10 +153,10 @@ def _run_spark(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
     if args.spark_master:
         builder = builder.master(args.spark_master)
     spark = builder.getOrCreate()  # without a master (spark-submit's or the flag): local[*]
-    csv = {"header": True, "multiLine": True, "escape": '"'}
+    csv: dict[str, bool | str] = {"header": True, "multiLine": True, "escape": '"'}
     source_format, out_format = _format(args.file, "FILE"), _format(args.output, "-o")
-    df = spark.read.options(**(csv if source_format == "csv" else {})).format(source_format)
-    df = df.load(args.file)
+    reader = spark.read.options(**(csv if source_format == "csv" else {}))
+    df = reader.format(source_format).load(args.file)
     slots = args.workers or spark.sparkContext.defaultParallelism
     if df.rdd.getNumPartitions() < slots:  # one small file is one partition: one worker
         df = df.repartition(slots)
@@ -168,8 +164,8 @@ def _run_spark(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
     out = evaluate_spark(df, id_col=id_col, **job)
     writer = out.write.mode("errorifexists").format(out_format)
     writer.options(**(csv if out_format == "csv" else {})).save(args.output)
-    back = spark.read.options(**(csv if out_format == "csv" else {})).format(out_format)
-    back = back.load(args.output)
+    reread = spark.read.options(**(csv if out_format == "csv" else {}))
+    back = reread.format(out_format).load(args.output)
     cost = F.get_json_object("result_json", "$.meta.run.cost_usd").cast("double")
     rows = back.groupBy("status").agg(F.count("*").alias("n"), F.sum(cost).alias("cost")).collect()
     summary = JobSummary()
@@ -191,12 +187,16 @@ def _run_ray(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
 
     if not ray.is_initialized():
         ray.init(address=args.ray_address, include_dashboard=False, log_to_driver=False)
-    readers = {"parquet": ray.data.read_parquet, "json": ray.data.read_json}
+    readers: dict[str, Any] = {
+        "parquet": ray.data.read_parquet,
+        "json": ray.data.read_json,
+        "csv": ray.data.read_csv,
+    }
     source_format, out_format = _format(args.file, "FILE"), _format(args.output, "-o")
     workers = int(job.get("workers") or 2)
     # At least two blocks per actor, so that every actor has work (JSON lines are read
     # by pyarrow: one object per line).
-    read = readers.get(source_format, ray.data.read_csv)
+    read = readers[source_format]
     # Read first: read tasks and the actors would otherwise compete for the same CPUs.
     ds = read(args.file, override_num_blocks=workers * 2).materialize()
     id_col = args.id_column if args.id_column in ds.columns() else None

@@ -15,6 +15,7 @@ from ..evaluators.panel_agreement import PanelAgreement
 from ..evaluators.summarization import SummarizationEvaluator
 from ..metrics import SUMMARY_METRICS
 from ..types import SummaryData
+from ._distributed import add_engine_arguments, check_engine_flags, run_distributed
 from ._flags import (
     DefaultsHelpFormatter,
     add_judge_arguments,

@@ -12,4 +12,12 @@ from .job import JobSummary
 from .task import BatchJudge, JobSpec
 from .worker_cache import WorkerCache
 
-__all__ = ["BatchJudge", "Budget", "JobSpec", "JobSummary", "WorkerCache", "WorkerShare", "output_columns"]
+__all__ = [
+    "BatchJudge",
+    "Budget",
+    "JobSpec",
+    "JobSummary",
+    "WorkerCache",
+    "WorkerShare",
+    "output_columns",
+]

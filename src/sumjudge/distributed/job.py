@@ -25,6 +25,7 @@ from .task import JobSpec
 
 __all__ = ["JobSummary", "budget_of", "job_spec"]
 
+
 def job_spec(
     kind: Kind,
     *,

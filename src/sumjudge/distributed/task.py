@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ConfigError, DataError
 from ..evaluators.base import Evaluator
 from .budget import WorkerShare
-from .columns import Kind, output_columns, record_row
+from .columns import Column, Kind, output_columns, record_row
 from .worker_cache import WorkerCache
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ class JobSpec:
             raise ConfigError("pass cache_dir=..., not cache=...: each worker has its own file")
 
     @property
-    def columns(self) -> list[tuple[str, str]]:
+    def columns(self) -> list[Column]:
         """The columns the job adds."""
         return output_columns(self.kind, self.metrics)
 
@@ -127,7 +127,7 @@ class BatchJudge:
         rows = frame.to_dict("records")
         added = self._loop.run_until_complete(self._judge_rows(rows))
         out = frame.reset_index(drop=True).copy()
-        for (name, kind), values in zip(self.spec.columns, zip(*added), strict=True):
+        for (name, kind), values in zip(self.spec.columns, zip(*added, strict=True), strict=True):
             out[name] = pd.Series(values, dtype=_DTYPES[kind])
         return out
 
