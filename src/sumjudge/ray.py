@@ -39,7 +39,7 @@ def evaluate_ray(
     input_col: str = "input",
     summary_col: str = "summary",
     id_col: str | None = None,
-    model: str = _DEFAULT_MODEL,
+    model: str | list[str] = _DEFAULT_MODEL,
     enabled_metrics: list[str] | None = None,
     **evaluator_options: Any,
 ) -> Dataset:
@@ -72,7 +72,7 @@ def autoeval_ray(
     transcript_col: str = "transcript",
     summary_col: str = "summary",
     id_col: str | None = None,
-    model: str = _DEFAULT_MODEL,
+    model: str | list[str] = _DEFAULT_MODEL,
     metrics: list[str] | None = None,
     **evaluator_options: Any,
 ) -> Dataset:
@@ -114,7 +114,7 @@ def _run(
     kind: Any,
     fields: dict[str, str],
     id_col: str | None,
-    model: str,
+    model: str | list[str],
     metrics: list[str] | None,
     options: dict[str, Any],
 ) -> Dataset:
@@ -127,7 +127,10 @@ def _run(
     cache_dir: str | Path | None = options.pop("cache_dir", None)
     credentials_env: str | None = options.pop("credentials_env", None)
     workers = int(options.pop("workers", None) or 2)
-    batch_size = int(options.pop("batch_size", None) or 64)
+    # An actor's limiter lives for one batch run: with a rate cap, whole blocks per call
+    # (fewer limiter starts); see docs/distributed.md.
+    rate_capped = budget.rpm is not None or budget.tpm is not None
+    batch_size: int | None = options.pop("batch_size", None) or (None if rate_capped else 64)
     num_cpus = float(options.pop("num_cpus", None) or 1)
     spec = job_spec(
         kind,

@@ -38,7 +38,7 @@ def evaluate_spark(
     input_col: str = "input",
     summary_col: str = "summary",
     id_col: str | None = None,
-    model: str = _DEFAULT_MODEL,
+    model: str | list[str] = _DEFAULT_MODEL,
     enabled_metrics: list[str] | None = None,
     **evaluator_options: Any,
 ) -> DataFrame:
@@ -71,7 +71,7 @@ def autoeval_spark(
     transcript_col: str = "transcript",
     summary_col: str = "summary",
     id_col: str | None = None,
-    model: str = _DEFAULT_MODEL,
+    model: str | list[str] = _DEFAULT_MODEL,
     metrics: list[str] | None = None,
     **evaluator_options: Any,
 ) -> DataFrame:
@@ -91,7 +91,7 @@ def _run(
     kind: Any,
     fields: dict[str, str],
     id_col: str | None,
-    model: str,
+    model: str | list[str],
     metrics: list[str] | None,
     options: dict[str, Any],
 ) -> DataFrame:
@@ -101,9 +101,16 @@ def _run(
     cache_dir: str | Path | None = options.pop("cache_dir", None)
     credentials_env: str | None = options.pop("credentials_env", None)
     partitions = max(1, df.rdd.getNumPartitions())
-    workers = options.pop("workers", None) or min(
-        partitions, df.sparkSession.sparkContext.defaultParallelism
+    workers = int(
+        options.pop("workers", None)
+        or min(partitions, df.sparkSession.sparkContext.defaultParallelism)
     )
+    if (budget.rpm or budget.tpm) and partitions > workers:
+        # Each task has its own limiter, which starts afresh: W long tasks, one per slot,
+        # keep the workers' rate within the global one (tasks one after another on a slot
+        # would each start a new limiter window).
+        df = df.coalesce(workers)
+        partitions = workers
     spec = job_spec(
         kind,
         columns=df.columns,
@@ -111,7 +118,7 @@ def _run(
         id_col=id_col,
         model=model,
         metrics=metrics,
-        share=budget.share(workers=int(workers), holders=partitions),
+        share=budget.share(workers=workers, holders=partitions),
         cache_dir=cache_dir,
         credentials_env=credentials_env,
         options=options,
@@ -136,8 +143,7 @@ def partition_function(spec: JobSpec) -> Any:
         worker = f"spark-part-{context.partitionId():05d}" if context else "spark-driver"
         judge = BatchJudge(spec, worker)
         try:
-            for batch in batches:
-                yield judge.judge(batch)
+            yield from judge.judge_stream(batches)  # one batch run: one limiter per task
         finally:
             judge.close()
 

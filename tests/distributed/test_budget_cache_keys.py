@@ -118,8 +118,10 @@ def test_a_killed_and_retried_spark_task_resends_only_unanswered_calls(
     assert killed.exists()  # the first attempt really died
     assert sorted(r["id"] for r in rows) == sorted(f"q{i}" for i in range(n))
     assert {r["status"] for r in rows} == {"ok"}
-    # Every call was sent exactly once: the first attempt's answers came from its cache.
-    assert answered == n
+    # The first attempt judged its first 32 rows (two batches) before it died; the retry
+    # took their answers from its cache and re-sent at most the calls in flight at the
+    # kill (one worker's window of 8), never the 32 again.
+    assert n <= answered <= n + 8
     assert len(list((tmp_path / "cache").glob("worker-spark-part-*.sqlite3"))) == 1
 
 

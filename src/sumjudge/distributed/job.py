@@ -32,7 +32,7 @@ def job_spec(
     columns: Sequence[str],
     fields: Mapping[str, str],
     id_col: str | None,
-    model: str,
+    model: str | Sequence[str],
     metrics: Sequence[str] | None,
     share: WorkerShare,
     cache_dir: str | Path | None,
@@ -40,9 +40,11 @@ def job_spec(
     options: Mapping[str, Any],
 ) -> JobSpec:
     """The checked `JobSpec` of a job over a table with `columns`."""
-    if not isinstance(model, str):
+    names = [model] if isinstance(model, str) else list(model)
+    if not names or not all(isinstance(m, str) for m in names):
         raise ConfigError(
-            "model must be a judge's name (a Judge object cannot be shipped to workers)"
+            "model must be a judge's name, or a list of names for a panel (a Judge object "
+            "cannot be shipped to workers)"
         )
     if kind == "summary":
         chosen = choose_metrics(metrics, list(SUMMARY_METRICS), "enabled_metrics")
@@ -58,7 +60,7 @@ def job_spec(
     check_input_columns(columns, output_columns(kind, chosen))
     return JobSpec(
         kind=kind,
-        model=model,
+        model=model if isinstance(model, str) else tuple(names),
         metrics=tuple(chosen),
         fields=dict(fields),
         id_col=id_col,

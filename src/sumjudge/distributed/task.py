@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +38,8 @@ class JobSpec:
 
     Attributes:
         kind: "summary" (`SummarizationEvaluator`) or "conversation" (`AutoEvaluator`).
-        model: the judge's name ("openai/gpt-4o-mini", "local-lexical", ...).
+        model: the judge's name ("openai/gpt-4o-mini", "local-lexical", ...), or the
+            names of a judge panel where the evaluator takes one.
         metrics: the metrics, in output order (already checked on the driver).
         fields: the evaluator's input field -> the column holding it.
         id_col: the column of row ids (None: rows have no id).
@@ -50,7 +51,7 @@ class JobSpec:
     """
 
     kind: Kind
-    model: str
+    model: str | tuple[str, ...]
     metrics: tuple[str, ...]
     fields: Mapping[str, str]
     id_col: str | None
@@ -122,20 +123,60 @@ class BatchJudge:
 
     def judge(self, frame: pd.DataFrame) -> pd.DataFrame:
         """The batch with the job's columns added, one output row per input row."""
+        return next(self.judge_stream(iter([frame])))
+
+    def judge_stream(self, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+        """Each batch with the job's columns added, in order, through ONE batch run.
+
+        One `evaluate_batch` over all the batches (pulled as its window needs rows) keeps
+        one rate limiter and one spend counter for the whole stream, and keeps
+        `concurrency` items in flight across batch boundaries; a batch is given back as
+        soon as all its rows are judged.
+        """
+        frames: list[pd.DataFrame] = []
+        starts: list[int] = []
+        done: dict[int, tuple[Any, ...]] = {}
+
+        def rows() -> Iterator[dict[str, Any]]:
+            offset = 0
+            for frame in batches:
+                frame = frame.reset_index(drop=True)
+                frames.append(frame)
+                starts.append(offset)
+                offset += len(frame)
+                yield from frame.to_dict("records")
+
+        records = self._records(rows())
+        given = 0
+        finished = False
+        while not finished:
+            try:
+                index, values = self._loop.run_until_complete(anext(records))
+                done[index] = values
+            except StopAsyncIteration:
+                finished = True
+            while given < len(frames) and (
+                finished
+                or all(i in done for i in range(starts[given], _end(frames, starts, given)))
+            ):
+                yield self._with_columns(frames[given], starts[given], done)
+                given += 1
+
+    def _with_columns(
+        self, frame: pd.DataFrame, start: int, done: dict[int, tuple[Any, ...]]
+    ) -> pd.DataFrame:
         import pandas as pd
 
-        rows = frame.to_dict("records")
-        added = self._loop.run_until_complete(self._judge_rows(rows))
-        out = frame.reset_index(drop=True).copy()
-        for (name, kind), values in zip(self.spec.columns, zip(*added, strict=True), strict=True):
-            out[name] = pd.Series(values, dtype=_DTYPES[kind])
+        values = [done.pop(i) for i in range(start, start + len(frame))]
+        out = frame.copy()
+        for n, (name, kind) in enumerate(self.spec.columns):
+            out[name] = pd.Series([v[n] for v in values], dtype=_DTYPES[kind])
         return out
 
-    async def _judge_rows(self, rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    async def _records(self, rows: Iterator[dict[str, Any]]) -> AsyncIterator[tuple[int, Any]]:
         spec, share = self.spec, self.share_left()
         names = [name for name, _ in spec.columns]
         evaluator = self.evaluator
-        out: list[tuple[Any, ...] | None] = [None] * len(rows)
         async for record in evaluator.evaluate_batch(
             _items(rows, spec),
             concurrency=share.concurrency,
@@ -146,10 +187,9 @@ class BatchJudge:
             values = record_row(record, spec.kind, spec.metrics)
             if record.error is not None:
                 values["error"] = self._located(record.error, record.id)
-            out[record.index] = tuple(values[n] for n in names)
+            yield record.index, tuple(values[n] for n in names)
         if evaluator.last_summary is not None:
             self.spent += evaluator.last_summary.cost_usd
-        return [row for row in out if row is not None]
 
     def _located(self, error: DataError, ident: str | None) -> str:
         """A bad row's error by its column and id (its position in a batch means nothing)."""
@@ -182,7 +222,11 @@ class BatchJudge:
 _DTYPES = {"int": "Int64", "double": "Float64", "string": "object"}
 
 
-def _items(rows: list[dict[str, Any]], spec: JobSpec) -> Iterator[dict[str, Any]]:
+def _end(frames: list[Any], starts: list[int], k: int) -> int:
+    return starts[k] + len(frames[k])
+
+
+def _items(rows: Iterable[dict[str, Any]], spec: JobSpec) -> Iterator[dict[str, Any]]:
     """The evaluator's raw items (a bad one becomes an "invalid" record there)."""
     for row in rows:
         item: dict[str, Any] = {name: _value(row.get(col)) for name, col in spec.fields.items()}
