@@ -18,8 +18,9 @@ from ..cache import default_cache_dir
 from ..distributed.job import JobSummary
 from ..errors import ConfigError
 from ._batch import EXIT_STOPPED
-from ._common import EXIT_ITEM_ERRORS, EXIT_OK, choose_model, eprint, redact, secrets_from_env
-from ._flags import evaluator_options, metric_list
+from ._common import EXIT_ITEM_ERRORS, EXIT_OK, eprint, redact, secrets_from_env
+from ._flags import chosen_models, evaluator_options, metric_list
+from ._noise_flags import noise_options
 from ._sink import write_summary_json
 
 __all__ = ["add_engine_arguments", "check_engine_flags", "run_distributed"]
@@ -107,6 +108,7 @@ def _job_options(args: argparse.Namespace) -> dict[str, Any]:
     cache_dir = None if args.no_cache else str(args.cache_dir or default_cache_dir())
     return {
         **options,
+        **noise_options(args),
         "logprobs": not args.no_logprobs,
         "single_call": args.single_call,
         "prompt_layout": args.prompt_layout,
@@ -121,7 +123,7 @@ def _job_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def run_distributed(args: argparse.Namespace) -> int:
     """Run `sumjudge evaluate --engine spark|ray`; returns the exit code."""
-    model = choose_model(args.model, args.base_url)
+    model = chosen_models(args)
     options = _job_options(args)
     job = {
         "input_col": args.input_column,
@@ -134,7 +136,11 @@ def run_distributed(args: argparse.Namespace) -> int:
     secrets = secrets_from_env()
     eprint(redact(f"sumjudge: {args.engine} wrote {args.output}: {summary.line()}", secrets))
     if args.summary_json:
-        write_summary_json(args.summary_json, {"judge": model, **summary.to_dict()}, secrets)
+        write_summary_json(
+            args.summary_json,
+            {"judge": model if isinstance(model, str) else "+".join(model), **summary.to_dict()},
+            secrets,
+        )
     if summary.counts.get("not_run"):
         return EXIT_STOPPED
     failed = summary.counts.get("failed", 0) + summary.counts.get("invalid", 0)

@@ -23,7 +23,6 @@ from ._flags import (
     reader_options,
     warn,
 )
-from ._distributed import add_engine_arguments, check_engine_flags, run_distributed
 from ._noise_flags import add_noise_arguments, noise_options
 from ._run import run_evaluator_command
 

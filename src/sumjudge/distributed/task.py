@@ -109,6 +109,8 @@ class BatchJudge:
         else:
             from ..evaluators.auto import AutoEvaluator
 
+            if not isinstance(spec.model, str):
+                raise ConfigError("the autoevaluator takes one model, not a panel")
             evaluator = AutoEvaluator(
                 spec.model, key, metrics=list(spec.metrics), cache=cache, **options
             )
