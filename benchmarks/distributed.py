@@ -15,6 +15,7 @@ Every configuration runs in its own subprocess (a fresh engine). `uptime`'s load
 is printed with the figures: the machine is shared.
 
 Reproduce:  python benchmarks/distributed.py [--rows 600] [--llm-rows 400] [--rpm-window]
+            python benchmarks/distributed.py --only-rpm-window
 """
 
 from __future__ import annotations
@@ -184,8 +185,16 @@ def main() -> None:
     parser.add_argument("--llm-rows", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--rpm-window", action="store_true")
+    parser.add_argument("--only-rpm-window", action="store_true")
     args = parser.parse_args()
     import pandas as pd
+
+    if args.only_rpm_window:
+        with tempfile.TemporaryDirectory() as name:
+            print(f"load before: {load()}")
+            rpm_window(Path(name))
+            print(f"load after: {load()}")
+        return
 
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
