@@ -6,10 +6,14 @@ import re
 
 import numpy as np
 
-from ..text import parse_turns, split_sentences
+from ..text import parse_turns
 from .embed import Embedder, FloatArray
 from .lexicon import FIRST_PERSON, SECOND_PERSON
 from .records import SentenceInfo, SourceInfo, Unit
+from .text import sentences
+
+# How far to look for the addressee of a turn in a meeting (turns before and after).
+_NEAR = 50
 
 
 def source_units(source: str) -> tuple[list[Unit], bool]:
@@ -21,18 +25,23 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
     """
     turns = parse_turns(source)
     if turns is None:
-        return [Unit(s, a, b, "", s) for s, a, b in split_sentences(source)], False
+        return [Unit(s, a, b, "", s) for s, a, b in sentences(source)], False
     speakers = list(dict.fromkeys(t.speaker for t in turns))
+    vocative = _vocative_pattern(speakers)
+    by_first: dict[str, list[str]] = {}
+    for name in speakers:
+        by_first.setdefault(name.split()[0], []).append(name)
     units: list[Unit] = []
     for i, turn in enumerate(turns):
         spk = turn.speaker
-        addressee = _vocative(turn.body, [o for o in speakers if o != spk])
+        addressee = _vocative(turn.body, spk, vocative, by_first)
         if addressee:
             pass  # "Wulan, please prepare ...": the person named is the one addressed
         elif len(speakers) == 2:
             addressee = speakers[1] if spk == speakers[0] else speakers[0]
-        else:
-            for j in list(range(i - 1, -1, -1)) + list(range(i + 1, len(turns))):
+        else:  # the nearest other speaker (looking a bounded distance: linear time)
+            near = [*range(i - 1, max(-1, i - 1 - _NEAR), -1), *range(i + 1, i + 1 + _NEAR)]
+            for j in (j for j in near if j < len(turns)):
                 if turns[j].speaker != spk:
                     addressee = turns[j].speaker
                     break
@@ -53,16 +62,23 @@ def _resolve(body: str, speaker: str, addressee: str) -> str:
     return re.sub(r"\b[A-Za-z]+(?:['’][a-z]+)?\b", sub, body)
 
 
-def _vocative(body: str, others: list[str]) -> str:
+def _vocative_pattern(speakers: list[str]) -> re.Pattern[str]:
+    """One pattern for a speaker's first name used as a vocative ("Wulan, ...", ", Tom.")."""
+    firsts = sorted({s.split()[0] for s in speakers}, key=len, reverse=True)
+    alternatives = "|".join(re.escape(f) for f in firsts) or "(?!)"
+    return re.compile(rf"(?:^|[.!?]\s+|,\s*)({alternatives})\s*[,.!?]")
+
+
+def _vocative(
+    body: str, speaker: str, pattern: re.Pattern[str], by_first: dict[str, list[str]]
+) -> str:
     """The other speaker addressed by name in a turn, or "" when none or several are.
 
-    "Wulan, tolong ..." and "Thanks, Tom." address Wulan and Tom.
+    "Wulan, tolong ..." and "Thanks, Tom." address Wulan and Tom. `by_first` maps a first
+    name to the speakers who have it.
     """
-    found = [
-        o
-        for o in others
-        if re.search(rf"(?:^|[.!?]\s+|,\s*){re.escape(o.split()[0])}\s*[,.!?]", body)
-    ]
+    firsts = {m.group(1) for m in pattern.finditer(body)}
+    found = [o for f in firsts for o in by_first.get(f, []) if o != speaker]
     return found[0] if len(found) == 1 else ""
 
 

@@ -4,11 +4,29 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import AMBIGUOUS_DATE_ABBREVIATIONS, DAYS, MONTHS, NEGATIONS, NUMBER_WORDS, STOP
+from .lexicon import (
+    AMBIGUOUS_DATE_ABBREVIATIONS,
+    DAYS,
+    FRACTION_WORDS,
+    MONTHS,
+    NEGATIONS,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    STOP,
+    TITLES,
+    UNITS,
+)
 from .records import SourceInfo
 from .text import date_word, stem, words
 
-_CAP = re.compile(r"\b[A-Z][a-z]+(?:['’]s)?\b")
+# A capitalised word, with the forms names take: "O'Donnell", "D'Souza", "McKenzie",
+# "Al-Farsi", "Jean-Luc", and a possessive "'s" (dropped). A word glued to a digit or
+# inside a hyphenated lower-case compound ("e-Mail", "5G") is not a name.
+_CAP = re.compile(
+    r"(?<![\w'’-])(?:[A-Z]['’])?[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:-[A-Z][a-z]+)*(?:['’]s)?(?![\w-])"
+)
+_NOT_NAMES = STOP | NEGATIONS | TITLES | UNITS
+_NUMBER_LIKE = set(NUMBER_WORDS) | set(ORDINAL_WORDS) | set(FRACTION_WORDS)
 _VERBISH = re.compile(r"\s+(?:and|or|is|was|will|has|had|wants|can|would|[a-z]+s)\b")
 
 
@@ -25,23 +43,45 @@ def names(text: str, *, initial: bool = False) -> list[str]:
             possessive = m.group(0)[-2:] in ("'s", "’s")
             if not initial or not (possessive or _VERBISH.match(text, m.end())):
                 continue
-        w = re.sub(r"['’]s$", "", m.group(0))
+        w = re.sub(r"['’]s$", "", m.group(0)).replace("’", "'")
         lw = w.lower()
-        if lw in STOP or lw in NEGATIONS or lw in NUMBER_WORDS or date_word(lw):
+        if lw in _NOT_NAMES or lw in _NUMBER_LIKE or date_word(lw):
             continue
         out.append(w)
     return out
+
+
+def name_parts(name: str) -> list[str]:
+    """The lower-case parts of a name: "O'Donnell" gives "o'donnell", "odonnell", "donnell"."""
+    low = name.lower().replace("’", "'")
+    parts = [low, low.replace("'", "").replace("-", "")]
+    parts += [p for p in re.split(r"['-]", low) if len(p) > 1]
+    return parts
+
+
+def known_name(name: str, info: SourceInfo) -> bool:
+    """Whether the source mentions a name.
+
+    As written, without its apostrophe or hyphen ("ODonnell", "AlFarsi"), or, for a name
+    in parts, every part of it.
+    """
+    low = name.lower().replace("’", "'")
+    if low in info.name_set or stem(low) in info.vocab:
+        return True
+    parts = [p for p in re.split(r"['-]", low) if len(p) > 1]
+    joined = low.replace("'", "").replace("-", "")
+    if joined in info.name_set:
+        return True
+    return bool(parts) and len(parts) > 1 and all(p in info.name_set for p in parts)
 
 
 def new_names(sentence: str, info: SourceInfo) -> list[str]:
     """The names in a summary sentence that occur nowhere in the source, in order."""
     out: list[str] = []
     for nm in names(sentence, initial=info.dialogue):
-        low = nm.lower()
-        if date_word(low):
+        if date_word(nm.lower()):
             continue
-        novel = low not in info.name_set and stem(low) not in info.vocab
-        if novel and nm not in out:
+        if not known_name(nm, info) and nm not in out:
             out.append(nm)
     return out
 

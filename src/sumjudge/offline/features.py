@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 
-from ..text import split_sentences
 from .dialogue import swap_check
 from .embed import Embedder, FloatArray
 from .entities import new_dates, new_names
@@ -15,7 +14,7 @@ from .numbers import new_numbers
 from .problems import broken_reason, clause_min, unmatched_negation
 from .records import Analysis, SentenceInfo, SourceInfo
 from .source import analyse_source, norm_tokens
-from .text import content, ngrams, strip_markup, words
+from .text import content, fold, ngrams, sentences, strip_markup, words
 
 __all__ = [
     "EMBED_FEATURES",
@@ -82,6 +81,8 @@ SWAP_EVIDENCE = -0.01
 # check is skipped and the feature left out (calibrated models then treat it as average).
 SWAP_MAX_SPEAKERS = 3
 REP_BASELINE = 0.3
+_MAX_PAIR_STARTS = 64
+OMISSION_MIN_WORDS = 4
 _PRONOUNS = frozenset(["he", "she", "it", "they", "his", "her", "this", "their"])
 
 
@@ -100,7 +101,9 @@ def _fragments(summ: list[str], src: list[str]) -> list[int]:
     while i < len(summ):
         best = 1 if summ[i] in vocab else 0
         if i + 1 < len(summ):
-            for j in pos.get((summ[i], summ[i + 1]), []):
+            # the first occurrences of a pair suffice (a long source has thousands of
+            # "of the"): linear time
+            for j in pos.get((summ[i], summ[i + 1]), [])[:_MAX_PAIR_STARTS]:
                 k = 2
                 while i + k < len(summ) and j + k < len(src) and summ[i + k] == src[j + k]:
                     k += 1
@@ -159,8 +162,10 @@ def analyse(
     Returns:
         Per-sentence support and evidence, and the features the calibrated models score.
     """
+    if summary == info.raw:  # the source itself (a subtitle file too): read like the source
+        summary = info.text
     summary = strip_markup(summary)
-    sents = [s for s, _, _ in split_sentences(summary)] or [summary.strip() or "."]
+    sents = [s for s, _, _ in sentences(summary)] or [summary.strip() or "."]
     sent_content = [set(content(s)) for s in sents]
     emb_s: FloatArray | None = None
     sims: FloatArray | None = None
@@ -171,6 +176,10 @@ def analyse(
         _sentence(s, c, info, None if sims is None else sims[k])
         for k, (s, c) in enumerate(zip(sents, sent_content, strict=True))
     ]
+    extractive = all(fold(s) in info.folded for s in sents)
+    if extractive:  # the source's own sentences are not broken, whatever they look like
+        for si in infos:
+            si.broken = ""
     feats, repeated, doubled, top, covs = _lexical_features(
         info, summary, sents, sent_content, infos
     )
@@ -184,8 +193,9 @@ def analyse(
     elif sims is not None and not info.dialogue:
         feats["swap_margin"] = 0.0
     omitted: list[str] = []
+    summary_content = set().union(*sent_content)
     for i, cv in zip(top[:3], covs[:3], strict=True):
-        if cv >= 0.25:
+        if cv >= 0.25 or not _omission_worthy(info, i, summary_content):
             continue
         # lexically absent but paraphrased: not an omission
         paraphrased = (
@@ -196,7 +206,22 @@ def analyse(
         if paraphrased:
             continue
         omitted.append(info.units[i].text)
-    return Analysis(info, infos, feats, repeated, omitted[:2], doubled)
+    return Analysis(info, infos, feats, repeated, omitted[:2], doubled, extractive)
+
+
+def _omission_worthy(info: SourceInfo, i: int, summary_content: set[str]) -> bool:
+    """Whether leaving out source unit `i` is worth citing as an omission.
+
+    Not a short turn ("That's great, thank you.": fewer than four content words), and in a
+    dialogue not a question whose answer, the next turn, the summary covers.
+    """
+    if len(info.unit_content[i]) < OMISSION_MIN_WORDS:
+        return False
+    if info.dialogue and i + 1 < len(info.units):
+        answer = info.unit_content[i + 1]
+        if answer and len(answer & summary_content) / len(answer) >= 0.25:
+            return False
+    return True
 
 
 def _lexical_features(

@@ -19,15 +19,21 @@ __all__ = [
     "EN_MARK",
     "EN_STOP",
     "FIRST_PERSON",
+    "FRACTION_WORDS",
     "ID_MARK",
     "ID_STOP",
     "MONTHS",
     "MULTIPLIERS",
     "NEGATIONS",
+    "NEGATIVE_MEANING",
     "NUMBER_WORDS",
+    "ORDINAL_WORDS",
     "SCALES",
     "SECOND_PERSON",
     "STOP",
+    "TITLES",
+    "UNITS",
+    "UNIT_SYNONYMS",
     "word_map",
     "word_set",
 ]
@@ -68,11 +74,17 @@ EN_STOP = word_set("stopwords_en")
 ID_STOP = word_set("stopwords_id")
 STOP = EN_STOP | ID_STOP
 NEGATIONS = word_set("negations")
+NEGATIVE_MEANING = word_set("negative_meaning")
 MONTHS = word_set("months")
 DAYS = word_set("days")
 DATE_ABBREVIATIONS = word_map("date_abbreviations")
 AMBIGUOUS_DATE_ABBREVIATIONS = word_set("ambiguous_date_abbreviations")
 NUMBER_WORDS = word_map("number_words")
+ORDINAL_WORDS = word_map("ordinal_words")
+FRACTION_WORDS = word_map("fraction_words")
+TITLES = word_set("titles")
+UNITS = word_set("units")
+UNIT_SYNONYMS = word_map("unit_synonyms")
 MULTIPLIERS = word_set("multipliers")
 SCALES = {k: float(v) for k, v in word_map("scales").items()}
 FIRST_PERSON = word_set("first_person")

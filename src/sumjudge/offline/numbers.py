@@ -1,79 +1,291 @@
-"""Numbers in text and the numbers a summary sentence states that its source does not."""
+"""Numbers in text and the numbers a summary sentence states that its source does not.
+
+A number is read from what people write, in English and Indonesian: digits with either
+thousands convention ("1,200", "1.200", "2,5 juta"), scale suffixes and words ("$110K",
+"2 juta"), number words and their compounds ("forty-one", "empat puluh satu", "two
+hundred and fifty", "a dozen"), ordinals ("third", "21st", "ketiga", "ke-3"), fractions
+("half", "a third", "sepertiga": also their percentage) and codes spelled one character
+at a time ("N L 5 5 0 2", "five five zero two"). Each mention carries every value it may
+stand for; a summary's mention is new only when none of them is in the source.
+"""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cache
 
-from .lexicon import MULTIPLIERS, NUMBER_WORDS, SCALES
+from .lexicon import FRACTION_WORDS, MULTIPLIERS, NUMBER_WORDS, ORDINAL_WORDS, SCALES
 from .records import SourceInfo
-from .text import words
 
-_NUM = re.compile(r"\d+(?:[.,]\d+)*")
-# The scale suffixes and words of SCALES (matched case-insensitively through .lower()).
-_SCALE_WORDS = r"k|K|m|M|bn|B|thousand|million|billion|ribu|rb|juta|jt|miliar|milyar"
-_SCALED = re.compile(rf"(\d+(?:\.\d+)?)\s*({_SCALE_WORDS})\b")
-_NUM_WITH_SCALE = re.compile(rf"\d+(?:[.,]\d+)*(?:\s*(?:{_SCALE_WORDS})\b)?")
+__all__ = ["Mention", "mentions", "new_numbers", "numbers"]
+
+# Single characters spelled out one by one ("N L 5 5 0 2 9 8 1", "5-5-0"): three or more,
+# at least two of them digits.
+_SPELLED = re.compile(r"(?<![\w.,])(?:[A-Za-z0-9][ -]){2,}[A-Za-z0-9](?![\w])")
+# Indonesian operators inside number words: "dua belas" = 12, "empat puluh" = 40,
+# "tiga ratus" = 300 ("ratus" is also in NUMBER_WORDS, as a multiplier).
+_TEEN, _TENS = "belas", "puluh"
+# The decimal point in words: "two point four" = 2.4, "dua koma lima" = 2.5.
+_POINT, _KOMA = "point", "koma"
+_ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th"])
+_WEAK_WORD_VALUES = frozenset([0.0, 1.0, 2.0])  # "one", "first", "second", "a couple"
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One number as written in a text, with every value it may stand for.
+
+    Attributes:
+        written: The span as written ("forty-one", "$110K" gives "110K").
+        values: Canonical forms of its possible values ("41"; "1.2" and "1200" for "1.200").
+        words_only: Written in words only (no digit): weaker evidence.
+        small_word: A word-only mention of 0, 1 or 2, a fraction or a bare multiplier
+            ("one", "second", "half", "million"): never evidence on its own.
+    """
+
+    written: str
+    values: frozenset[str]
+    words_only: bool
+    small_word: bool
+
+
+def _canon(v: float) -> str:
+    if float(v).is_integer():
+        return str(int(v))
+    return f"{round(v, 4):g}"
+
+
+def _digit_values(tok: str) -> set[float]:
+    """The values of a digit token under either thousands convention."""
+    parts = re.split(r"[.,]", tok)
+    out: set[float] = set()
+    if len(parts) == 1:
+        return {float(tok)}
+    if all(len(p) == 3 for p in parts[1:]):  # every separator a thousands separator
+        out.add(float("".join(parts)))
+    if all(len(p) == 3 for p in parts[1:-1]):  # the last one a decimal mark
+        out.add(float("".join(parts[:-1]) + "." + parts[-1]))
+    if not out:  # "1.2.3" (a version, a date): its groups
+        out.update(float(p) for p in parts)
+    return out
+
+
+def _word_number(w: str) -> tuple[float, str] | None:
+    """A number word's value and kind ("num", "ordinal" or "fraction"), or None."""
+    if w in NUMBER_WORDS:
+        return float(NUMBER_WORDS[w]), "num"
+    if w in ORDINAL_WORDS:
+        return float(ORDINAL_WORDS[w]), "ordinal"
+    if w in FRACTION_WORDS:
+        return float(FRACTION_WORDS[w]), "fraction"
+    if w.startswith("ke") and w[2:] in NUMBER_WORDS and w != "ke":  # "ketiga", "kesepuluh"
+        return float(NUMBER_WORDS[w[2:]]), "ordinal"
+    if w in (_TEEN, _TENS, _POINT, _KOMA):
+        return 0.0, w
+    return None
+
+
+def _compound(run: list[str]) -> tuple[set[float], bool]:
+    """The values of a run of number words, and whether it reads as digits spelled out.
+
+    "forty one" = 41, "two hundred fifty" = 250, "dua belas" = 12, "empat puluh satu" =
+    41, "two million" = 2,000,000, "two thirds" = 0.67 (and the ordinal reading is kept
+    for a lone "third"); "five five zero" (digits only, no tens or multiplier) is spelled
+    out, 550, and also gives its digits.
+    """
+    items = [wn for w in run if (wn := _word_number(w)) is not None]
+    decimal = next((k for k, (_, kind) in enumerate(items) if kind in (_POINT, _KOMA)), None)
+    if decimal is not None:
+        whole, _ = _compound(run[:decimal])
+        digits = "".join(str(int(v)) for v, k in items[decimal + 1 :] if k == "num" and v < 10)
+        value = float(f"{int(max(whole))}.{digits or 0}")
+        scale = [v for v, k in items[decimal + 1 :] if k == "num" and v >= 1000]
+        return {value, value * scale[-1]} if scale else {value}, False
+    if len(items) >= 2 and all(k == "num" and v < 10 for v, k in items):
+        return {float("".join(str(int(v)) for v, _ in items))} | {v for v, _ in items}, True
+    total, current, last, fraction = 0.0, 0.0, 0.0, None
+    for w, (v, k) in zip(run, items, strict=True):
+        if w in FRACTION_WORDS and (current or k == "fraction"):
+            fraction = (current or 1.0) * float(FRACTION_WORDS[w])
+            current = 0.0
+        elif k == _TEEN:  # "dua belas": the last digit plus ten
+            current += 10.0 if last else 11.0
+        elif k == _TENS:  # "empat puluh": the last digit times ten
+            current += 9.0 * last if last else 10.0
+        elif v < 10.0:
+            current += v
+            last = v
+            continue
+        elif v == 100.0:
+            current = (current or 1.0) * 100.0
+        elif v >= 1000.0:
+            total += (current or 1.0) * v
+            current = 0.0
+        elif v == 12.0 and current:  # "two dozen"
+            current *= 12.0
+        else:
+            current += v
+        last = 0.0
+    if fraction is not None:
+        return {total + fraction}, False
+    values = {total + current}
+    if len(run) == 1 and run[0] in FRACTION_WORDS:  # a lone "third": ordinal or fraction
+        values.add(float(FRACTION_WORDS[run[0]]))
+    return values, False
+
+
+def _forms(values: set[float], *, fraction: bool = False) -> frozenset[str]:
+    out = {_canon(v) for v in values}
+    if fraction:  # "half" is also "50%", "a third" also "33%"
+        for v in (v for v in values if v < 1.0):
+            out |= {_canon(round(v * 100)), _canon(round(v * 100, 1)), _canon(round(v, 2))}
+    return frozenset(out)
+
+
+def mentions(text: str) -> list[Mention]:
+    """The numbers of a text, in order, each with its possible values."""
+    return _scan(text)[0]
+
+
+def _scan(text: str) -> tuple[list[Mention], set[str]]:
+    """The mentions of a text and its number words (lower-case)."""
+    out: list[Mention] = []
+    spelled_spans: list[tuple[int, int]] = []
+    for m in _SPELLED.finditer(text):
+        chars = re.sub(r"[ -]", "", m.group(0))
+        if sum(c.isdigit() for c in chars) < 2:
+            continue
+        spelled_spans.append(m.span())
+        digits = {float(d) for d in re.findall(r"\d+", chars)}
+        out.append(Mention(m.group(0), _forms(digits) | {chars.lower()}, False, False))
+    found = _outside(list(_candidates().finditer(text)), spelled_spans)
+    i = 0
+    while i < len(found):
+        m = found[i]
+        if m.group("num"):
+            out.append(_digits_mention(m))
+            i += 1
+            continue
+        j = i + 1  # number words joined by spaces or hyphens ("and" after "hundred")
+        while j < len(found) and found[j].group("word"):
+            gap = text[found[j - 1].end() : found[j].start()]
+            after_scale = found[j - 1].group(0).lower() in MULTIPLIERS
+            if not (_SPACE.fullmatch(gap) or (after_scale and _AND.fullmatch(gap))):
+                break
+            j += 1
+        run = [x.group(0).lower() for x in found[i:j]]
+        while run and run[-1] in (_POINT, _KOMA):  # "the point", "dua koma" without digits
+            run.pop()
+            j -= 1
+        if not run or run[0] in (_POINT, _KOMA):
+            i += 1
+            continue
+        vals, _spelled = _compound(run)
+        fraction = any(w in FRACTION_WORDS for w in run)
+        value = max(vals)
+        small = len(run) == 1 and (
+            value in _WEAK_WORD_VALUES
+            or fraction
+            or run[0] in MULTIPLIERS
+            or (run[0] in ORDINAL_WORDS and value <= 2)
+        )
+        written = text[m.start() : found[j - 1].end()]
+        out.append(Mention(written, _forms(vals, fraction=fraction), True, small))
+        i = j
+    return out, {m.group(0).lower() for m in found if m.group("word")}
+
+
+_SPACE = re.compile(r"[ \t-]+")
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+
+
+@cache
+def _candidates() -> re.Pattern[str]:
+    """Digits (with a scale or ordinal suffix) or a number word, as whole words."""
+    vocabulary = set(NUMBER_WORDS) | set(ORDINAL_WORDS) | set(FRACTION_WORDS)
+    vocabulary |= {_TEEN, _TENS, _POINT, _KOMA}
+    vocabulary |= {"ke" + w for w in NUMBER_WORDS}
+    alternatives = "|".join(sorted((re.escape(w) for w in vocabulary), key=len, reverse=True))
+    suffixes = "|".join(
+        sorted((re.escape(w) for w in set(SCALES) | _ORDINAL_SUFFIXES), key=len, reverse=True)
+    )
+    return re.compile(
+        rf"(?P<num>\d+(?:[.,]\d+)*)(?:(?P<gap>\s?)(?P<suffix>{suffixes})(?![^\W_]))?"
+        rf"|(?<![^\W\d_])(?P<word>{alternatives})(?![^\W\d_])",
+        re.IGNORECASE,
+    )
+
+
+def _outside(toks: list[re.Match[str]], spans: list[tuple[int, int]]) -> list[re.Match[str]]:
+    """The tokens that start outside the (sorted, disjoint) spans."""
+    if not spans:
+        return toks
+    out, k = [], 0
+    for t in toks:
+        while k < len(spans) and spans[k][1] <= t.start():
+            k += 1
+        if k == len(spans) or t.start() < spans[k][0]:
+            out.append(t)
+    return out
+
+
+def _digits_mention(m: re.Match[str]) -> Mention:
+    """A digit token with its scale ("110K", "2 juta") or ordinal suffix ("21st")."""
+    values = _digit_values(m.group("num"))
+    suffix = (m.group("suffix") or "").lower()
+    if suffix in SCALES:
+        values |= {v * SCALES[suffix] for v in values}
+        return Mention(m.group(0), _forms(values), False, False)
+    return Mention(m.group("num"), _forms(values), False, False)
 
 
 def numbers(text: str) -> set[str]:
-    """Normalised numbers in the text (digits and number words).
+    """Every value the numbers of a text may stand for (canonical forms).
 
-    A number with a scale word or suffix also counts as its full value, so "$110K",
-    "110 thousand" and "$110,000" (or "2 juta" and "2000000") match.
+    A source's words spelled out one by one also count joined, and a compound's parts
+    count on their own ("forty-one" also gives 40 and 1): the source side is read
+    generously, so that only a number it cannot have meant is evidence.
     """
-    out = {n.replace(",", "") for n in _NUM.findall(text)}
-    out |= {NUMBER_WORDS[w] for w in words(text) if w in NUMBER_WORDS}
-    for value, unit in _SCALED.findall(text):
-        full = float(value) * SCALES[unit.lower()]
-        if full.is_integer():
-            out.add(str(int(full)))
-    return {n.rstrip("0").rstrip(".") if "." in n else n for n in out}
-
-
-def numbers_verbatim(text: str) -> list[str]:
-    """Numbers as written, with a scale suffix kept.
-
-    "$110K" gives "110K", so that it matches "$110,000" in the source.
-    """
-    found = [m.group(0) for m in _NUM_WITH_SCALE.finditer(text)]
-    found += [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in NUMBER_WORDS]
-    return found
+    out: set[str] = set()
+    found, number_words = _scan(text)
+    for m in found:
+        out |= m.values
+    for low in number_words - {_POINT, _KOMA}:
+        wn = _word_number(low)
+        if wn is not None and wn[1] in ("num", "ordinal", "fraction"):
+            out |= _forms({wn[0]})
+        if low in FRACTION_WORDS:
+            out |= _forms({float(FRACTION_WORDS[low])}, fraction=True)
+    return out
 
 
 def new_numbers(sentence: str, info: SourceInfo) -> list[str]:
     """The numbers of a summary sentence (as written) that the source does not state.
 
-    Weak number words (see `_weak_number`) and sums or differences of the sentence's own
+    Small number words (see `Mention.small_word`), dialogue head-counts in words ("two
+    friends" with two or more speakers) and sums or differences of the sentence's own
     source-backed numbers (see `_derived`) are not counted.
     """
-    verbatim = numbers_verbatim(sentence)
+    found = mentions(sentence)
     out: list[str] = []
-    for v in verbatim:
-        nv = numbers(v)
-        if not nv or nv & info.nums or v in out or _weak_number(v, info):
+    for m in found:
+        if m.values & info.nums or m.written in out or m.small_word:
             continue
-        if _derived(nv, verbatim, info):
+        if m.words_only and info.dialogue and _head_count(m, info):
             continue
-        out.append(v)
+        if _derived(m, found, info):
+            continue
+        out.append(m.written)
     return out
 
 
-def _weak_number(v: str, info: SourceInfo) -> bool:
-    """Number words that are poor evidence.
-
-    These are "one", bare multipliers ("million" when the source writes "2M"), and in
-    dialogues head-counts like "Two friends" (<= number of speakers).
-    """
-    low = v.lower()
-    if low == "one" or low in MULTIPLIERS:
-        return True
-    if low.isalpha() and info.dialogue:
-        value = NUMBER_WORDS.get(low, "")
-        return value.isdigit() and int(value) <= max(2, len(info.speakers))
-    return False
+def _head_count(m: Mention, info: SourceInfo) -> bool:
+    value = next(iter(m.values))
+    return len(m.values) == 1 and value.isdigit() and int(value) <= max(2, len(info.speakers))
 
 
-def _values(forms: set[str]) -> set[float]:
+def _floats(forms: frozenset[str]) -> set[float]:
     out: set[float] = set()
     for f in forms:
         try:
@@ -83,14 +295,13 @@ def _values(forms: set[str]) -> set[float]:
     return out
 
 
-def _derived(forms: set[str], sentence_numbers: list[str], info: SourceInfo) -> bool:
+def _derived(m: Mention, found: list[Mention], info: SourceInfo) -> bool:
     """Whether a number is the sum or difference of two source-backed numbers of its sentence.
 
     "$86K of it: $64K freight and $22K repairs" is arithmetic on the source, not a new fact.
     """
-    targets = _values(forms)
-    known = [_values(numbers(w)) for w in sentence_numbers if numbers(w) and numbers(w) & info.nums]
-    operands = sorted({x for vals in known for x in vals})
+    targets = _floats(m.values)
+    operands = sorted({x for o in found if o.values & info.nums for x in _floats(o.values)})
     for i, a in enumerate(operands):
         for b in operands[i + 1 :]:
             for t in targets:

@@ -64,13 +64,24 @@ def unmatched_negation(
 
     A negation is matched by any passage that supports the sentence nearly as well as the
     best one (`lex` holds the lexical support of every window): the best window alone is
-    often a neighbouring turn.
+    often a neighbouring turn. It is also matched, however the sentence is worded, by a
+    negated passage anywhere that has the negation's scope: the first two content words
+    after it ("no charge" by "there won't be any charge"). Passages with a word negative in
+    meaning ("waived", "gratis") count as negated.
     """
-    neg = [w for w in words(sent) if w in NEGATIONS]
-    if not neg:
+    ws = words(sent)
+    at = [i for i, w in enumerate(ws) if w in NEGATIONS]
+    if not at:
         return ""
     close = np.flatnonzero(lex >= 0.8 * lex.max()) if has_content else [best]
     spans = [info.windows[int(k)] for k in close] + [info.windows[best]]
-    if not any(any(info.neg_units[lo:hi]) for lo, hi in spans):
-        return neg[0]
+    if any(any(info.neg_units[lo:hi]) for lo, hi in spans):
+        return ""
+    for i in at:
+        scope = set(content(" ".join(ws[i + 1 : i + 6]))[:2])
+        if not scope or not any(
+            neg and scope <= unit
+            for neg, unit in zip(info.neg_units, info.unit_content, strict=True)
+        ):
+            return ws[i]
     return ""

@@ -40,6 +40,8 @@ class SourceInfo:
     tokens: list[str]
     dates: set[str] = field(default_factory=set)  # full month/day names the source uses
     keywords: list[tuple[str, int]] = field(default_factory=list)  # most repeated terms
+    folded: str = ""  # the text casefolded with white space collapsed (verbatim checks)
+    raw: str = ""  # the source as given, before `sumjudge.transcripts` normalised it
     emb_windows: FloatArray | None = None
     emb_units: FloatArray | None = None
     emb_weights: FloatArray | None = None  # importance of each unit for wcov, sums to 1
@@ -86,3 +88,4 @@ class Analysis:
     repeated: list[tuple[str, str]]
     omitted: list[str]
     doubled_words: list[str]
+    extractive: bool = False  # every summary sentence is a verbatim passage of the source

@@ -128,6 +128,7 @@ class OfflineScorer:
                 else (self._models[metric])
             )
             score = min(model.bin(raw), _evidence_cap(metric, a))
+            score = max(score, _extractive_floor(metric, a))
             ev = evidence_for(metric, a, lang)
             out[metric] = OfflineVerdict(
                 score=score,
@@ -173,7 +174,8 @@ class OfflineScorer:
         for si in a.sentences:
             lo, hi = a.source.windows[si.best_window]
             units = a.source.units[lo:hi]
-            quote = source[units[0].start : units[-1].end] if si.lex_support > 0 else ""
+            text = a.source.text  # the source as analysed (a subtitle file normalised)
+            quote = text[units[0].start : units[-1].end] if si.lex_support > 0 else ""
             problems = sentence_problems(si, lang)
             supported = si.support >= UNSUPPORTED
             accurate = supported and not problems
@@ -224,6 +226,17 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
     ):
         return 2
     return 3
+
+
+def _extractive_floor(metric: str, a: Analysis) -> int:
+    """Lowest score of a summary made only of source sentences (the source itself included).
+
+    It says nothing the source does not, in the source's own words: fully consistent, and
+    at least fair on fluency.
+    """
+    if not a.extractive:
+        return 1
+    return {"consistency": 3, "fluency": 2}.get(metric, 1)
 
 
 def _language(language: str | None, source: str) -> str:

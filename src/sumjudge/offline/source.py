@@ -3,18 +3,27 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
+from ..transcripts import normalize_source
 from .dialogue import source_units
 from .embed import Embedder, FloatArray
-from .lexicon import NEGATIONS
+from .entities import name_parts
+from .lexicon import NEGATIONS, NEGATIVE_MEANING
 from .numbers import numbers
 from .records import SourceInfo, Unit
-from .text import content, date_word, ngrams, stem, words
+from .text import content, content_of, date_word, fold, ngrams, stem, words
 
 MAX_WINDOW = 3
+# Units embedded per call when progress is reported.
+EMBED_BATCH = 256
+Progress = Callable[[int, int], None]
+_NEGATED = NEGATIONS | NEGATIVE_MEANING
+_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
 KEYWORDS = 20
 
 
@@ -23,26 +32,36 @@ def norm_tokens(text: str) -> list[str]:
     return [stem(w) for w in words(text)]
 
 
-def analyse_source(text: str, embedder: Embedder | None) -> SourceInfo:
+def analyse_source(
+    text: str, embedder: Embedder | None, progress: Progress | None = None
+) -> SourceInfo:
     """Analyse one source: its units, windows of consecutive units, vocabulary and facts.
 
     Args:
-        text: The source document or transcript.
+        text: The source document or transcript. WebVTT, SRT and JSON turn lists are read
+            by `sumjudge.transcripts` first (cue numbers, timings and voice tags are markup,
+            not content); the analysis's `text` is the normalised one.
         embedder: Embeds the units and windows when given; None for lexical-only scoring.
+        progress: Called with (passages embedded, passages) while a long source is embedded.
 
     Returns:
         The analysis `features.analyse` scores summaries against.
     """
+    raw, text = text, normalize_source(text)
     units, dialogue = source_units(text)
     if not units:
         units = [Unit(text, 0, len(text), "", text)]
-    unit_content = [set(content(u.resolved)) for u in units]
+    unit_words = [words(u.resolved) for u in units]
+    unit_content = [set(content_of(ws)) for ws in unit_words]
     windows: list[tuple[int, int]] = []
     for size in range(1, MAX_WINDOW + 1 if dialogue else 3):
         for i in range(len(units) - size + 1):
             windows.append((i, i + size))
     window_content = [set().union(*unit_content[a:b]) for a, b in windows]
-    toks = norm_tokens(text) + [t for u in units for t in norm_tokens(u.resolved)]
+    ws = words(text)
+    toks = [stem(w) for w in ws]
+    if dialogue:  # "I"/"you" rewritten to names: the resolved turns add their words
+        toks += [stem(w) for uw in unit_words for w in uw]
     # importance: centrality (shared content words) plus a lead prior for prose
     freq: dict[str, int] = {}
     for c in unit_content:
@@ -55,33 +74,57 @@ def analyse_source(text: str, embedder: Embedder | None) -> SourceInfo:
         imp.append(cent + 2.0 * lead)
     info = SourceInfo(
         text=text,
+        raw=raw,
+        folded=fold(text),
         units=units,
         dialogue=dialogue,
         windows=windows,
         window_content=window_content,
         unit_content=unit_content,
-        vocab=set(toks) | {w for w in words(text)},
+        vocab=set(toks) | set(ws),
         bigrams=set(ngrams(toks, 2)),
         trigrams=set(ngrams(toks, 3)),
         nums=numbers(text),
-        name_set={w.lower() for w in words(text)},
-        neg_units=[any(w in NEGATIONS for w in words(u.text)) for u in units],
+        name_set=_name_set(text, ws),
+        neg_units=[any(w in _NEGATED for w in words(u.text)) for u in units],
         importance=imp,
-        n_words=len(words(text)),
+        n_words=len(ws),
         speakers={u.speaker.lower() for u in units if u.speaker},
-        tokens=words(text),
+        tokens=ws,
         # lenient on the source side: "Sat", "Mon", "Mar" count as the day or month here
-        dates={d for d in map(date_word, words(text)) if d},
+        dates={d for d in map(date_word, set(ws)) if d},
         keywords=_keywords(units, dialogue),
     )
     if embedder is not None:
-        emb = embedder.embed([u.resolved for u in units])
+        emb = _embed_units(embedder, [u.resolved for u in units], progress)
         info.emb_units = emb
         win = np.stack([emb[a:b].mean(axis=0) for a, b in windows])
         win /= np.linalg.norm(win, axis=1, keepdims=True) + 1e-9
         info.emb_windows = win.astype(np.float32)
         info.emb_weights = _embedding_importance(emb, dialogue)
     return info
+
+
+def _name_set(text: str, ws: list[str]) -> set[str]:
+    """Lower-case words of the source (`ws`) as names may be written in a summary.
+
+    "O'Donnell" also gives "odonnell", "o" and "donnell"; "Al-Farsi" also "alfarsi".
+    """
+    out = set(ws)
+    out |= {p for w in ws if "'" in w for p in name_parts(w)}
+    out |= {m.lower().replace("-", "") for m in _HYPHENATED.findall(text)}
+    return out
+
+
+def _embed_units(embedder: Embedder, texts: list[str], progress: Progress | None) -> FloatArray:
+    """The units' embeddings, in batches with progress reports for a long source."""
+    if progress is None or len(texts) <= EMBED_BATCH:
+        return embedder.embed(texts)
+    parts = []
+    for start in range(0, len(texts), EMBED_BATCH):
+        parts.append(embedder.embed(texts[start : start + EMBED_BATCH]))
+        progress(min(len(texts), start + EMBED_BATCH), len(texts))
+    return np.concatenate(parts)
 
 
 def _keywords(units: list[Unit], dialogue: bool) -> list[tuple[str, int]]:
@@ -102,8 +145,8 @@ def _embedding_importance(emb: FloatArray, dialogue: bool) -> FloatArray:
     for prose, a lead prior.
     """
     n = len(emb)
-    sims = emb @ emb.T
-    cent = (sims.sum(axis=1) - 1.0) / max(1, n - 1)
+    # mean cosine to the other units, from the sum of the unit vectors: linear in n
+    cent = (emb @ emb.sum(axis=0) - 1.0) / max(1, n - 1)
     score = (cent - cent.mean()) / (cent.std() + 1e-9)
     if not dialogue:
         score = score + 1.0 / (1.0 + np.arange(n) / 3.0)

@@ -7,15 +7,21 @@ package and live in `sumjudge.text`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
+from ..text import Sentence, split_sentences
 from .lexicon import (
     AMBIGUOUS_DATE_ABBREVIATIONS,
     DATE_ABBREVIATIONS,
     DAYS,
     EN_MARK,
+    FRACTION_WORDS,
     ID_MARK,
     MONTHS,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
     STOP,
+    UNIT_SYNONYMS,
 )
 
 # Unambiguous abbreviations are read as the full name when matching content words; "sat",
@@ -23,6 +29,8 @@ from .lexicon import (
 _CONTENT_ABBREVIATIONS = {
     k: v for k, v in DATE_ABBREVIATIONS.items() if k not in AMBIGUOUS_DATE_ABBREVIATIONS
 }
+_CONTENT_MAP = {**_CONTENT_ABBREVIATIONS, **UNIT_SYNONYMS}
+_NUMBER_WORDS = frozenset(NUMBER_WORDS) | frozenset(ORDINAL_WORDS) | frozenset(FRACTION_WORDS)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|n't|'s", re.UNICODE)
 
 
@@ -31,6 +39,7 @@ def words(text: str) -> list[str]:
     return [w.replace("’", "'") for w in _WORD.findall(text.lower())]
 
 
+@lru_cache(maxsize=200_000)
 def stem(w: str) -> str:
     """A very light stemmer, enough to match plural/tense variants."""
     if w.endswith("'s"):
@@ -47,16 +56,28 @@ def stem(w: str) -> str:
 
 
 def content(text: str) -> list[str]:
-    """Stemmed content tokens (stopwords and punctuation removed).
+    """Stemmed content tokens (stopwords, numbers and punctuation removed).
 
     Unambiguous month and day abbreviations count as the full name ("Oct" matches
-    "October").
+    "October"), and units and currencies as one spelling ("Mbps" matches "megabits").
+    Numbers, in digits or words, are not content words: "41" and "forty-one" are the
+    same claim, which `numbers` checks; as words they would count as unsupported.
     """
+    return content_of(words(text))
+
+
+def content_of(ws: list[str]) -> list[str]:
+    """`content` of already tokenised words (`words`)."""
     return [
-        stem(_CONTENT_ABBREVIATIONS.get(w, w))
-        for w in words(text)
-        if (w not in STOP and len(w) > 1) or w.isdigit()
+        stem(_CONTENT_MAP.get(w, w))
+        for w in ws
+        if w not in STOP and len(w) > 1 and w not in _NUMBER_WORDS and not w[0].isdigit()
     ]
+
+
+def fold(text: str) -> str:
+    """Casefolded, with white space collapsed (for verbatim comparisons)."""
+    return " ".join(text.split()).casefold()
 
 
 def date_word(w: str) -> str:
@@ -135,3 +156,39 @@ def shorten(text: str, limit: int = 90) -> str:
         return text
     cut = text[:limit].rsplit(" ", 1)[0]
     return cut + " ..."
+
+
+# Lines longer than this are cut into pieces at safe sentence ends before splitting, so the
+# cost stays linear in the length of the text (`sumjudge.text.split_sentences` looks back to
+# the start of its text for abbreviations at every full stop).
+_PIECE = 2000
+_SAFE_END = re.compile(r"(?<=[a-z]{4}[.!?])\s+(?=[A-Z])")
+
+
+def sentences(text: str) -> list[Sentence]:
+    """`sumjudge.text.split_sentences` in linear time: line by line, long lines in pieces.
+
+    Line breaks end sentences anyway; a long line is cut only after a full stop that ends a
+    lower-case word of four or more letters and before a capital (never after "Mr." or
+    "U.S."), so the sentences are the same.
+    """
+    out: list[Sentence] = []
+    pos = 0
+    for line in text.split("\n"):
+        for a, b in _pieces(line):
+            out += [Sentence(s, pos + a + x, pos + a + y) for s, x, y in split_sentences(line[a:b])]
+        pos += len(line) + 1
+    return out
+
+
+def _pieces(line: str) -> list[tuple[int, int]]:
+    if len(line) <= _PIECE:
+        return [(0, len(line))]
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SAFE_END.finditer(line):
+        if m.start() - start >= _PIECE:
+            spans.append((start, m.start()))
+            start = m.end()
+    spans.append((start, len(line)))
+    return spans
