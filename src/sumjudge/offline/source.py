@@ -81,7 +81,8 @@ def analyse_source(
         windows=windows,
         window_content=window_content,
         unit_content=unit_content,
-        vocab=set(toks) | set(ws),
+        # content forms too: "kilometres" is also "km", "megabits" "mbps"
+        vocab=set(toks) | set(ws) | set(content_of(ws)),
         bigrams=set(ngrams(toks, 2)),
         trigrams=set(ngrams(toks, 3)),
         nums=numbers(text),

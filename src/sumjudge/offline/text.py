@@ -36,7 +36,7 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|n't|'s", re.UNICODE)
 
 def words(text: str) -> list[str]:
     """Lower-cased word tokens, with curly apostrophes made straight."""
-    return [w.replace("’", "'") for w in _WORD.findall(text.lower())]
+    return _WORD.findall(text.lower().replace("’", "'"))
 
 
 @lru_cache(maxsize=200_000)
@@ -88,7 +88,7 @@ def date_word(w: str) -> str:
 
 def ngrams(toks: list[str], n: int) -> list[tuple[str, ...]]:
     """The `n`-grams of a token list, in order."""
-    return [tuple(toks[i : i + n]) for i in range(len(toks) - n + 1)]
+    return list(zip(*(toks[k:] for k in range(n)), strict=False))
 
 
 _HEADING = re.compile(
