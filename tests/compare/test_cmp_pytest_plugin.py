@@ -96,7 +96,7 @@ def test_plugin_passes_faithful_and_fails_invented(
     out = result.stdout.str()
     # The failure shows the score, its threshold and the judge's explanation.
     assert "summary judged bad by local-lexical" in out
-    assert 'LOW consistency: 1 (needs >= 3): Consistency 1/3. The summary gives "2031"' in out
+    assert 'LOW consistency: 1 (needs >= 3): Consistency 1/3. The summary gives "9 million"' in out
     # The session ends with one table of every judged summary.
     assert "sumjudge: judged summaries" in out
     table = [line for line in out.splitlines() if line.startswith("test_summaries.py::")]

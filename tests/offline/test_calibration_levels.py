@@ -56,6 +56,8 @@ def test_bad_needs_evidence() -> None:
         assert v[m].score >= 2 or v[m].evidence, (m, v[m].explanation)
     v = scorer.score(source, "The council approved the budget on Tuesday. It funds 9 schools.")
     assert v["consistency"].score <= 2 and any("9" in e for e in v["consistency"].evidence)
+    v = scorer.score(source, "The council approved the budget on Friday. It funds 9 schools.")
+    assert v["consistency"].score == 1 and len(v["consistency"].evidence) >= 2
 
 
 def test_an_omitted_central_passage_caps_relevance() -> None:

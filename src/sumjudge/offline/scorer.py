@@ -223,7 +223,7 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
 
     The fitted model weighs signals on average, but a summary with a broken sentence is not
     fluent (with two or more it is poor) and one that states a number the source lacks is not
-    fully consistent, however good the rest looks.
+    fully consistent (with two or more such facts it is poor), however good the rest looks.
     """
     n_broken = sum(1 for si in a.sentences if si.broken)
     broken = n_broken > 0 or bool(a.doubled_words)
@@ -233,9 +233,10 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
         return 2
     if metric == "coherence" and (broken or a.repeated):
         return 2
-    if metric == "consistency" and any(
-        si.fact_errors or si.unmatched_negation for si in a.sentences
-    ):
+    n_facts = sum(si.fact_errors + bool(si.unmatched_negation) for si in a.sentences)
+    if metric == "consistency" and n_facts >= 2:  # two invented facts: not faithful
+        return 1
+    if metric == "consistency" and n_facts:
         return 2
     if metric == "relevance" and a.omitted:  # a central passage left out: not complete
         return 2
