@@ -26,6 +26,7 @@ from .tokens import CHARS_PER_TOKEN, estimate_tokens
 
 __all__ = [
     "ASSUMED_COMPLETION_TOKENS",
+    "BATCH_DISCOUNT",
     "CostEstimate",
     "ModelInfo",
     "ModelTable",
@@ -35,6 +36,8 @@ __all__ = [
 
 #: Completion tokens assumed per verdict in estimates (an explanation and a score).
 ASSUMED_COMPLETION_TOKENS = 150
+#: Batch endpoints' price as a share of the online price (OpenAI, Anthropic, Gemini: half).
+BATCH_DISCOUNT = 0.5
 #: Shortest prompt prefix providers cache (OpenAI: 1024 tokens; Anthropic similar).
 MIN_CACHEABLE_PREFIX = 1024
 
@@ -167,6 +170,31 @@ class ModelTable:
     def price(self, name: str) -> Price | None:
         """The price of `name`, or None if the table has none."""
         return self.info(name).price
+
+    def batch_price(self, name: str, online: Price | None = None) -> Price | None:
+        """The price of `name` through the provider's batch endpoint.
+
+        The table's `batch_input`, `batch_cached_input` and `batch_output` fields where it
+        has them; else half of `online` (default: the table's online price), which is
+        what OpenAI, Anthropic and Gemini charge for batch requests.
+        """
+        online = online if online is not None else self.price(name)
+        row = self._row(name) or {}
+        if online is None and not ("batch_input" in row and "batch_output" in row):
+            return None
+
+        def rate(field: str, fallback: float | None) -> float | None:
+            value = row.get(f"batch_{field}")
+            if value is not None:
+                return float(value)
+            return None if fallback is None else fallback * BATCH_DISCOUNT
+
+        return Price(
+            input=rate("input", online.input if online else None) or 0.0,
+            output=rate("output", online.output if online else None) or 0.0,
+            cached_input=rate("cached_input", online.cached_input if online else None),
+            cache_write=rate("cache_write", online.cache_write if online else None),
+        )
 
     def context_window(self, name: str) -> int | None:
         """The context window of `name` in tokens, or None if the table has none."""

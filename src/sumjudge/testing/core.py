@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
+from .batches import BatchStore
 from .logprobs import FakeLogprobs
 from .options import ServerOptions
 from .prefix_cache import PrefixCache
@@ -57,6 +58,7 @@ class ServerCore(ServerOptions):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
+        self.batches = BatchStore(self)
 
     def enqueue(self, *replies: Reply) -> None:
         """Append scripted replies; they are used in order before the responder."""

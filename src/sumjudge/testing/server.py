@@ -12,7 +12,7 @@ from functools import partial
 
 from aiohttp import web
 
-from . import route_anthropic, route_gemini, route_openai
+from . import route_anthropic, route_gemini, route_openai, route_openai_batch
 from .core import ServerCore
 
 __all__ = ["FakeOpenAIServer"]
@@ -107,6 +107,7 @@ class FakeOpenAIServer(ServerCore):
     async def _astart(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         route_openai.add_routes(app, self)
+        route_openai_batch.add_routes(app, self)
         app.router.add_get("/stats", self._handle_stats)
         app.router.add_post("/stats/reset", self._handle_stats_reset)
         app.router.add_post(

@@ -1,0 +1,173 @@
+"""OpenAI's Batch API (and compatible servers, e.g. vLLM) through the openai SDK.
+
+A batch is a JSONL file of `{"custom_id", "method", "url", "body"}` lines uploaded with
+purpose "batch", then `batches.create` on `/v1/chat/completions` with a 24 h window. The
+body of each line is exactly what the online adapter would send (`OpenAIJudge._kwargs`),
+and each answer is read by the adapter's own `_to_response`, so truncation, usage,
+logprobs and the capability fallbacks behave as online. Results come in two files: the
+output file (successes) and the error file (per-request errors, and the requests an
+expired or cancelled batch never ran).
+
+Limits (openai SDK docs of `batches.create` and `files.create`): 50,000 requests and
+200 MB per input file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import ProviderError, TransientProviderError
+from ..judges._http import status_error
+from ..judges.openai import OpenAIJudge, _error_detail
+from ..protocol import JudgeRequest
+from .provider import BatchStatus, Outcome
+
+__all__ = ["OpenAIBatches"]
+
+_ENDED = {"completed", "expired", "cancelled", "failed"}
+_URL = "/v1/chat/completions"
+
+
+class OpenAIBatches:
+    """The `BatchBackend` of an `OpenAIJudge`, on the judge's own client."""
+
+    provider = "openai"
+    max_requests = 50_000
+    max_bytes = 190 * 1024 * 1024  # under the 200 MB file limit, with room for framing
+
+    def __init__(self, judge: OpenAIJudge) -> None:
+        self.judge = judge
+        self._client = judge._client
+        self._openai = judge._openai
+
+    def _line(self, custom_id: str, request: JudgeRequest) -> bytes:
+        body = self.judge._kwargs(request)
+        line = {"custom_id": custom_id, "method": "POST", "url": _URL, "body": body}
+        return json.dumps(line, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    def size(self, custom_id: str, request: JudgeRequest) -> int:
+        """The request's JSONL line length in bytes (with its newline)."""
+        return len(self._line(custom_id, request)) + 1
+
+    async def submit(self, entries: list[tuple[str, JudgeRequest]], tag: Mapping[str, str]) -> str:
+        """Upload the requests as one JSONL file and create a batch on it."""
+        data = b"\n".join(self._line(cid, r) for cid, r in entries) + b"\n"
+        try:
+            upload = await self._client.files.create(
+                file=(f"sumjudge-{tag.get('sumjudge_batch', 'batch')}.jsonl", data),
+                purpose="batch",
+            )
+            batch = await self._client.batches.create(
+                input_file_id=upload.id,
+                endpoint=_URL,
+                completion_window="24h",
+                metadata=dict(tag),
+            )
+        except self._openai.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return str(batch.id)
+
+    async def find(self, tag: Mapping[str, str]) -> str | None:
+        """The newest batch whose metadata holds `tag` (the provider lists newest first)."""
+        try:
+            async for batch in self._client.batches.list(limit=100):
+                meta = batch.metadata or {}
+                if all(meta.get(k) == v for k, v in tag.items()):
+                    return str(batch.id)
+        except self._openai.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return None
+
+    async def status(self, batch_id: str) -> BatchStatus:
+        """`batches.retrieve`: status and request counts."""
+        try:
+            batch = await self._client.batches.retrieve(batch_id)
+        except self._openai.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return _status(batch)
+
+    async def cancel(self, batch_id: str) -> BatchStatus:
+        """`batches.cancel` (the batch goes through "cancelling" to "cancelled")."""
+        try:
+            batch = await self._client.batches.cancel(batch_id)
+        except self._openai.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return _status(batch)
+
+    async def results(
+        self, batch_id: str, requests: Mapping[str, JudgeRequest]
+    ) -> dict[str, Outcome]:
+        """Download the output and error files and read each line for its request."""
+        try:
+            batch = await self._client.batches.retrieve(batch_id)
+            out: dict[str, Outcome] = {}
+            for file_id in (batch.output_file_id, batch.error_file_id):
+                if not file_id:
+                    continue
+                content = await self._client.files.content(file_id)
+                for raw in content.text.splitlines():
+                    if raw.strip():
+                        custom_id, outcome = self._outcome(json.loads(raw), requests)
+                        if custom_id is not None:
+                            out[custom_id] = outcome
+        except self._openai.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return out
+
+    def _outcome(
+        self, line: dict[str, Any], requests: Mapping[str, JudgeRequest]
+    ) -> tuple[str | None, Outcome]:
+        custom_id = line.get("custom_id")
+        request = requests.get(str(custom_id))
+        if request is None:
+            return None, Outcome()  # not one of ours (or from an older plan): ignored
+        response = line.get("response")
+        if not isinstance(response, dict):  # expired or cancelled before it ran
+            return str(custom_id), Outcome()
+        status = int(response.get("status_code") or 0)
+        body = response.get("body")
+        if status != 200:
+            error = status_error(
+                status,
+                _body_detail(body),
+                retry_after=None,
+                refused="the server refused the credentials (HTTP {status}): {detail}",
+            )
+            kwargs = {**self.judge._kwargs(request), "_mode": self.judge._schema_mode}
+            free = self.judge._downgrade_for(error, kwargs)
+            return str(custom_id), Outcome(error=error, free=free)
+        try:
+            kwargs = self.judge._kwargs(request)
+            reply = self.judge._to_response(body, request, kwargs, 0.0)
+        except ProviderError as exc:
+            return str(custom_id), Outcome(error=exc)
+        except (TypeError, ValueError, KeyError) as exc:
+            error = TransientProviderError(f"the batch returned an unreadable reply: {exc}")
+            return str(custom_id), Outcome(error=error)
+        return str(custom_id), Outcome(response=reply)
+
+
+def _body_detail(body: Any) -> str:
+    class _Body:  # _error_detail reads an SDK exception's `body`
+        def __init__(self, value: Any) -> None:
+            self.body = value
+
+    return _error_detail(_Body(body))
+
+
+def _status(batch: Any) -> BatchStatus:
+    counts = batch.request_counts
+    done = (counts.completed + counts.failed) if counts is not None else 0
+    problem = None
+    if batch.status == "failed" and batch.errors is not None:
+        problem = "; ".join(str(e.message) for e in (batch.errors.data or []))
+    return BatchStatus(
+        state=str(batch.status),
+        ended=batch.status in _ENDED,
+        done=done,
+        failed=counts.failed if counts is not None else 0,
+        total=counts.total if counts is not None else 0,
+        problem=problem or (f"batch {batch.status}" if batch.status == "failed" else None),
+    )

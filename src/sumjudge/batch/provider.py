@@ -1,0 +1,108 @@
+"""What a provider's batch endpoint must do for a batch run, whatever the provider.
+
+A `BatchBackend` submits a list of (custom id, request) as one provider batch, reports its
+progress, reads its results back as `Outcome`s and cancels it. The round driver
+(`rounds.py`) needs nothing else, so OpenAI (and compatible servers), Anthropic and
+Gemini differ only in their backend module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..errors import ConfigError, ProviderError
+from ..protocol import Judge, JudgeRequest, JudgeResponse
+
+__all__ = ["BatchBackend", "BatchStatus", "Outcome", "backend_for"]
+
+
+@dataclass(frozen=True)
+class BatchStatus:
+    """Where one provider batch is.
+
+    Attributes:
+        state: the provider's own word ("in_progress", "ended", "JOB_STATE_RUNNING", ...).
+        ended: whether it will change no more (completed, expired, cancelled or failed).
+        done: requests answered so far (successes and errors).
+        failed: requests that ended in an error.
+        total: requests in the batch.
+        problem: why the whole batch failed, when it did.
+    """
+
+    state: str
+    ended: bool
+    done: int = 0
+    failed: int = 0
+    total: int = 0
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a batch gave for one request.
+
+    Exactly one of `response` (a reply), `error` (the provider's error for this request)
+    or neither (not run: the batch expired or was cancelled first). `free` marks an error
+    that does not count as an attempt (the request was adapted and is worth sending again,
+    e.g. a server that refused a feature).
+    """
+
+    response: JudgeResponse | None = None
+    error: ProviderError | None = None
+    free: bool = False
+
+
+class BatchBackend(Protocol):
+    """One provider's batch endpoint, through its official SDK.
+
+    Attributes:
+        provider: "openai", "anthropic" or "google".
+        max_requests: requests one batch may hold.
+        max_bytes: size one batch's requests may have, as this backend encodes them.
+    """
+
+    provider: str
+    max_requests: int
+    max_bytes: int
+
+    def size(self, custom_id: str, request: JudgeRequest) -> int:
+        """The encoded size of one request, for splitting a round into batches."""
+        ...
+
+    async def submit(self, entries: list[tuple[str, JudgeRequest]], tag: Mapping[str, str]) -> str:
+        """Create one batch of `entries`, labelled with `tag`; its id."""
+        ...
+
+    async def find(self, tag: Mapping[str, str]) -> str | None:
+        """The id of a batch created with `tag`, if the provider lists one (kill recovery)."""
+        ...
+
+    async def status(self, batch_id: str) -> BatchStatus:
+        """The batch's progress."""
+        ...
+
+    async def results(
+        self, batch_id: str, requests: Mapping[str, JudgeRequest]
+    ) -> dict[str, Outcome]:
+        """The outcome of each custom id of an ended batch."""
+        ...
+
+    async def cancel(self, batch_id: str) -> BatchStatus:
+        """Ask the provider to stop the batch."""
+        ...
+
+
+def backend_for(judge: Judge) -> BatchBackend:
+    """The batch backend of `judge`'s provider; `ConfigError` for a judge without one."""
+    from ..judges.openai import OpenAIJudge
+
+    if isinstance(judge, OpenAIJudge):
+        from .openai import OpenAIBatches
+
+        return OpenAIBatches(judge)
+    raise ConfigError(
+        f"--batch-api needs an openai/ judge (or an OpenAI-compatible --base-url); {judge.name} has no "
+        "batch endpoint"
+    )
