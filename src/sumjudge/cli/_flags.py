@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import argparse
 import re
+import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from ..batch.options import BatchOptions
+from ..cache import default_cache_dir
 from ..errors import ConfigError
 from ..metrics._base import _LANGUAGES
 from ._batch import add_batch_arguments, cache_from_args, price_from_args, retry_policy_from_args
-from ._common import _KEYED_DEFAULTS, choose_model, eprint
+from ._common import _KEYED_DEFAULTS, choose_model, eprint, positive_float
 
 __all__ = [
     "FORMATS",
@@ -133,12 +137,51 @@ def add_run_arguments(
     add_input_arguments(p)
     add_output_arguments(p)
     add_batch_arguments(p)
+    add_batch_api_arguments(p)
 
     def check_all(args: argparse.Namespace) -> None:
         check_flags(args)
         check(args)
 
     p.set_defaults(handler=handler, check=check_all)
+
+
+def add_batch_api_arguments(p: argparse.ArgumentParser) -> None:
+    """--batch-api, --no-wait and --batch-poll: the providers' batch endpoints."""
+    g = p.add_argument_group("provider batch endpoints (docs/batch.md)")
+    g.add_argument(
+        "--batch-api",
+        action="store_true",
+        help="send the requests through the provider's batch endpoint (openai/ and "
+        "OpenAI-compatible servers): about half the price, results within 24 h; the "
+        "job survives the process (rerun the command, or see `sumjudge jobs`)",
+    )
+    g.add_argument(
+        "--no-wait",
+        action="store_true",
+        help="with --batch-api: submit the round and exit; rerun the command to collect",
+    )
+    g.add_argument(
+        "--batch-poll",
+        type=positive_float,
+        default=30.0,
+        help="with --batch-api: longest wait in seconds between two status checks",
+    )
+
+
+def batch_options(args: argparse.Namespace) -> BatchOptions | bool:
+    """The `batch_api` evaluator argument of --batch-api, --no-wait and --batch-poll."""
+    if not getattr(args, "batch_api", False):
+        return False
+    argv = [a for a in getattr(args, "argv", None) or [] if a != "--no-wait"]
+    base = args.cache_dir if getattr(args, "cache_dir", None) else default_cache_dir()
+    return BatchOptions(
+        wait=not args.no_wait,
+        poll_interval=args.batch_poll,
+        jobs_dir=Path(base) / "jobs",
+        progress=lambda line: eprint(f"sumjudge: {line}"),
+        command=("sumjudge " + shlex.join(argv)) if argv else "",
+    )
 
 
 _CODE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
@@ -161,6 +204,8 @@ def check_flags(args: argparse.Namespace) -> None:
                 f"{', '.join(sorted(_LANGUAGES))}, or write the language's name "
                 "(e.g. --language Swedish)"
             )
+    if getattr(args, "no_wait", False) and not getattr(args, "batch_api", False):
+        raise ConfigError("--no-wait needs --batch-api: only a batch job can be left running")
     if getattr(args, "resume", False) and not args.output:
         raise ConfigError("--resume needs -o/--output FILE: the results file to continue")
 
@@ -205,4 +250,5 @@ def evaluator_options(args: argparse.Namespace) -> dict[str, Any]:
         "price": price,
         "context_window": args.context_window,
         "long_source": args.long_source,
+        "batch_api": batch_options(args),
     }

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from ..batch.options import BatchOptions, BatchReport
 from ..errors import DataError, MissingCredentialsError
 from ..evaluators.base import Evaluator
 from ..evaluators.records import Record, item_id
@@ -132,6 +133,20 @@ async def run_evaluator_command(
     )
 
 
+class _BatchWaiting(Exception):
+    """--no-wait: the batches were submitted and are still running."""
+
+    def __init__(self, report: BatchReport, options: BatchOptions | None) -> None:
+        command = options.command if options is not None else ""
+        self.lines = [
+            f"batch job {report.job_id}: {report.submitted} request(s) submitted now in "
+            f"{report.batches} batch(es) (round {report.rounds}); they are still running",
+            "nothing is written until the job is collected; see its progress with `sumjudge jobs`",
+            f"collect with: {command or 'the same command without --no-wait'}",
+        ]
+        super().__init__(self.lines[0])
+
+
 def _write_report(args: argparse.Namespace, judge: str, inputs: Any) -> None:
     from ..report import write_report
 
@@ -242,8 +257,13 @@ async def run_batch_command(
         output = Output(
             args, single=single, kind=kind, metrics=metrics, secrets=secrets, stdout=sys.stdout
         )
-        with output.sink(args) as sink:
-            code = await _judge(args, evaluator, items, total, sink, output, secrets, dataset)
+        try:
+            with output.sink(args) as sink:
+                code = await _judge(args, evaluator, items, total, sink, output, secrets, dataset)
+        except _BatchWaiting as waiting:  # --no-wait: the job runs on; nothing is written
+            for line in waiting.lines:
+                eprint(redact(f"sumjudge: {line}", secrets))
+            return EXIT_OK
         if args.report and write_report is not None:
             write_report(args, evaluator.judge_name)
         return code
@@ -317,8 +337,13 @@ async def _judge(
             for data in in_order.rest():
                 output.emit(sink, data)
         progress.close()
+    batch = evaluator.last_batch
+    if batch is not None and batch.waiting:
+        raise _BatchWaiting(batch, evaluator.batch_options)
     output.finish()  # the table (or the array) before the run's summary lines
     extra: dict[str, Any] = {}
+    if batch is not None:
+        extra["batch"] = batch.to_dict()
     if dataset is not None:
         done_note = " (this run; resumed items not included)" if sink.done else ""
         eprint(
@@ -335,6 +360,8 @@ async def _judge(
             f"{failures} with errors"
         )
     for line in summary_lines(summary, evaluator):
+        eprint(redact(f"sumjudge: {line}", secrets))
+    for line in batch.lines() if batch is not None else []:
         eprint(redact(f"sumjudge: {line}", secrets))
     if args.summary_json:
         summary_data = {"judge": evaluator.judge_name, **summary.to_dict(), **extra}

@@ -24,7 +24,7 @@ from typing import NoReturn
 
 from .._version import __version__
 from ..errors import SumjudgeError
-from . import autoeval, cache, compare, evaluate, gate, meta_eval, pairwise, report
+from . import autoeval, cache, compare, evaluate, gate, jobs, meta_eval, pairwise, report
 from ._common import EXIT_BUG, EXIT_CONFIG, EXIT_INTERRUPTED, eprint
 from ._safety import RunInterrupted, check_command_paths, describe_os_error, resume_command
 
@@ -55,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     compare.add_parser(sub)
     gate.add_parser(sub)
     cache.add_parser(sub)
+    jobs.add_parser(sub)
     return parser
 
 
@@ -67,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.argv = argv  # what a batch job's "collect with" line repeats
     try:
         check = getattr(args, "check", None)
         if check is not None:  # contradicting flags first: they explain more than a path does

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypedDict
 
+from ..batch.options import BatchOptions
 from ..cache import ResponseCache
 from ..cost import ModelTable, Price
 from ..errors import ConfigError
@@ -25,6 +26,7 @@ class EngineOptions(TypedDict, total=False):
     price: Price | None
     context_window: int | None
     long_source: str
+    batch_api: bool | BatchOptions
 
 
 def choose_metrics(
