@@ -148,3 +148,12 @@ def test_distributed_sits_above_the_evaluators_and_only_the_engines_use_it() -> 
     assert users == ["cli", "ray", "spark"]
     # The engines' faces are leaves: only the CLI (lazily) imports them.
     assert sorted(u for u, deps in graph.items() if deps & {"spark", "ray"}) == ["cli"]
+
+
+def test_the_batch_package_sits_beside_the_evaluators_not_above_them() -> None:
+    graph = _graph()
+    # evaluators reach batch rounds lazily; batch drives an evaluator only through a
+    # protocol, so it must not import the evaluators (nor the CLI) back.
+    assert "batch" in graph["evaluators"]
+    assert graph["batch"] & {"evaluators", "cli"} == set()
+    assert "runner" in graph["batch"] and "judges" in graph["batch"]

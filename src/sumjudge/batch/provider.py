@@ -96,13 +96,18 @@ class BatchBackend(Protocol):
 
 def backend_for(judge: Judge) -> BatchBackend:
     """The batch backend of `judge`'s provider; `ConfigError` for a judge without one."""
+    from ..judges.anthropic import AnthropicJudge
     from ..judges.openai import OpenAIJudge
 
     if isinstance(judge, OpenAIJudge):
         from .openai import OpenAIBatches
 
         return OpenAIBatches(judge)
+    if isinstance(judge, AnthropicJudge):
+        from .anthropic import AnthropicBatches
+
+        return AnthropicBatches(judge)
     raise ConfigError(
-        f"--batch-api needs an openai/ judge (or an OpenAI-compatible --base-url); {judge.name} has no "
-        "batch endpoint"
+        f"--batch-api needs an openai/ (or OpenAI-compatible --base-url) or anthropic/ "
+        f"judge; {judge.name} has no batch endpoint here"
     )

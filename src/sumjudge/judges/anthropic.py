@@ -59,8 +59,8 @@ class AnthropicJudge(SDKJudge):
                 messages.append({"role": m.role, "content": blocks})
         return messages, system
 
-    async def complete(self, request: JudgeRequest) -> JudgeResponse:
-        """Make one Messages call; the reply never has logprobs."""
+    def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
+        """The Messages parameters of `request` (online, and in a message batch)."""
         messages, system = self._messages(request)
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -71,12 +71,20 @@ class AnthropicJudge(SDKJudge):
             kwargs["system"] = system
         if request.schema is not None:
             kwargs["output_config"] = {"format": {"type": "json_schema", "schema": request.schema}}
+        return kwargs
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Make one Messages call; the reply never has logprobs."""
+        kwargs = self._kwargs(request)
         started = time.perf_counter()
         try:
             msg = await self._client.messages.create(**kwargs)
         except self._anthropic.APIError as exc:
             raise self._map_error(exc) from exc
-        latency = time.perf_counter() - started
+        return self._to_response(msg, request, time.perf_counter() - started)
+
+    def _to_response(self, msg: Any, request: JudgeRequest, latency: float) -> JudgeResponse:
+        """Our response of an SDK `Message` (online, and a message batch's result)."""
         text = "".join(getattr(b, "text", "") for b in msg.content if b.type == "text")
         u = msg.usage
         usage = Usage(

@@ -81,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--cache-min-tokens", type=int, default=256)
     p.add_argument("--cache-ttl", type=float, default=300.0)
     p.add_argument("--record-requests", action="store_true", help="keep requests in memory")
+    p.add_argument(
+        "--batch-delay", type=float, default=0.0, help="seconds a batch job waits before it runs"
+    )
     p.add_argument("--print-url", action="store_true", help="print the base URL on stdout")
     args = p.parse_args(argv)
     logprobs: bool | Literal["reject_400"] = {"true": True, "false": False}.get(
@@ -93,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         logprobs_support=logprobs,
         raw_newlines_in_strings=args.raw_newlines,
     )
+    srv.batches.delay = args.batch_delay
     done = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:

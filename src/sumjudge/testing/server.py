@@ -12,7 +12,13 @@ from functools import partial
 
 from aiohttp import web
 
-from . import route_anthropic, route_gemini, route_openai, route_openai_batch
+from . import (
+    route_anthropic,
+    route_anthropic_batch,
+    route_gemini,
+    route_openai,
+    route_openai_batch,
+)
 from .core import ServerCore
 
 __all__ = ["FakeOpenAIServer"]
@@ -114,6 +120,7 @@ class FakeOpenAIServer(ServerCore):
             "/{version}/models/{model}:generateContent", partial(route_gemini.handle, self)
         )
         app.router.add_post("/v1/messages", partial(route_anthropic.handle, self))
+        route_anthropic_batch.add_routes(app, self)
         app.router.add_route("*", "/{tail:.*}", route_openai.handle_not_found)
         runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=0.25)
         await runner.setup()

@@ -1,0 +1,139 @@
+"""Anthropic's Message Batches through the anthropic SDK (`client.messages.batches`).
+
+A batch is `messages.batches.create(requests=[{"custom_id", "params"}])`, where `params`
+is exactly what the online adapter sends (`AnthropicJudge._kwargs`, prompt-cache
+breakpoints included); `retrieve` reports `processing_status` and the request counts;
+`results` streams one `{"custom_id", "result"}` per request once the batch has ended,
+and a succeeded result's message is read by the adapter's own `_to_response`.
+
+Limits (Anthropic's "Batch processing" and "Create a Message Batch" docs): 100,000
+requests or 256 MB per batch, whichever comes first; custom ids of 1-64 characters of
+`[a-zA-Z0-9_-]`. Message batches carry no metadata, so `find` cannot recognise a batch
+by its tag: a process killed in the instant between the provider creating the batch and
+the manifest recording its id submits that batch again on the rerun.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ..errors import ProviderError, TransientProviderError
+from ..judges._http import status_error
+from ..judges.anthropic import AnthropicJudge
+from ..protocol import JudgeRequest
+from .provider import BatchStatus, Outcome
+
+__all__ = ["AnthropicBatches"]
+
+# Anthropic's error types -> the HTTP status its online API answers them with.
+_ERROR_STATUS = {
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "overloaded_error": 529,
+}
+
+
+class AnthropicBatches:
+    """The `BatchBackend` of an `AnthropicJudge`, on the judge's own client."""
+
+    provider = "anthropic"
+    max_requests = 100_000
+    max_bytes = 250 * 1024 * 1024  # under the 256 MB limit, with room for framing
+
+    def __init__(self, judge: AnthropicJudge) -> None:
+        self.judge = judge
+        self._client = judge._client
+        self._anthropic = judge._anthropic
+
+    def _entry(self, custom_id: str, request: JudgeRequest) -> dict[str, Any]:
+        return {"custom_id": custom_id, "params": self.judge._kwargs(request)}
+
+    def size(self, custom_id: str, request: JudgeRequest) -> int:
+        """The request's JSON size in bytes (with a separator)."""
+        return len(json.dumps(self._entry(custom_id, request)).encode("utf-8")) + 1
+
+    async def submit(self, entries: list[tuple[str, JudgeRequest]], tag: Mapping[str, str]) -> str:
+        """`messages.batches.create` with every request; the batch id."""
+        try:
+            batch = await self._client.messages.batches.create(
+                requests=[self._entry(cid, r) for cid, r in entries]
+            )
+        except self._anthropic.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return str(batch.id)
+
+    async def find(self, tag: Mapping[str, str]) -> str | None:
+        """Always None: a message batch has no metadata to find it by."""
+        return None
+
+    async def status(self, batch_id: str) -> BatchStatus:
+        """`messages.batches.retrieve`: processing status and request counts."""
+        try:
+            batch = await self._client.messages.batches.retrieve(batch_id)
+        except self._anthropic.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return _status(batch)
+
+    async def cancel(self, batch_id: str) -> BatchStatus:
+        """`messages.batches.cancel` (the batch goes through "canceling" to "ended")."""
+        try:
+            batch = await self._client.messages.batches.cancel(batch_id)
+        except self._anthropic.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return _status(batch)
+
+    async def results(
+        self, batch_id: str, requests: Mapping[str, JudgeRequest]
+    ) -> dict[str, Outcome]:
+        """`messages.batches.results`: each request's outcome."""
+        out: dict[str, Outcome] = {}
+        try:
+            async for item in await self._client.messages.batches.results(batch_id):
+                request = requests.get(item.custom_id)
+                if request is not None:
+                    out[item.custom_id] = self._outcome(item.result, request)
+        except self._anthropic.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return out
+
+    def _outcome(self, result: Any, request: JudgeRequest) -> Outcome:
+        if result.type == "succeeded":
+            try:
+                return Outcome(response=self.judge._to_response(result.message, request, 0.0))
+            except ProviderError as exc:
+                return Outcome(error=exc)
+            except (AttributeError, TypeError, ValueError) as exc:
+                error = TransientProviderError(f"the batch returned an unreadable reply: {exc}")
+                return Outcome(error=error)
+        if result.type == "errored":
+            inner = getattr(result.error, "error", None)
+            kind = str(getattr(inner, "type", "api_error"))
+            message = str(getattr(inner, "message", "") or kind)[:300]
+            error = status_error(
+                _ERROR_STATUS.get(kind, 500),
+                message,
+                retry_after=None,
+                refused="Anthropic refused the credentials (HTTP {status}): {detail}",
+            )
+            return Outcome(error=error)
+        return Outcome()  # canceled or expired before it ran: sent again
+
+
+def _status(batch: Any) -> BatchStatus:
+    counts = batch.request_counts
+    failed = counts.errored
+    total = counts.processing + counts.succeeded + counts.errored + counts.canceled + counts.expired
+    return BatchStatus(
+        state=str(batch.processing_status),
+        ended=batch.processing_status == "ended",
+        done=total - counts.processing,
+        failed=failed,
+        total=total,
+    )
