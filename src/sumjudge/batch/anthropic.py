@@ -116,13 +116,13 @@ class AnthropicBatches:
             inner = getattr(result.error, "error", None)
             kind = str(getattr(inner, "type", "api_error"))
             message = str(getattr(inner, "message", "") or kind)[:300]
-            error = status_error(
+            rejected = status_error(
                 _ERROR_STATUS.get(kind, 500),
                 message,
                 retry_after=None,
                 refused="Anthropic refused the credentials (HTTP {status}): {detail}",
             )
-            return Outcome(error=error)
+            return Outcome(error=rejected)
         return Outcome()  # canceled or expired before it ran: sent again
 
 

@@ -111,7 +111,7 @@ class FakeOpenAIServer(ServerCore):
         await asyncio.to_thread(self.stop)
 
     async def _astart(self) -> None:
-        app = web.Application(client_max_size=64 * 1024 * 1024)
+        app = web.Application(client_max_size=256 * 1024 * 1024)  # batch input files
         route_openai.add_routes(app, self)
         route_openai_batch.add_routes(app, self)
         app.router.add_get("/stats", self._handle_stats)
