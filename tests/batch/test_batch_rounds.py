@@ -7,16 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from sumjudge import RetryPolicy, SummarizationEvaluator, SummaryData
 from sumjudge.autoeval import AutoEvaluator
 from sumjudge.batch import BatchOptions
 from sumjudge.testing import FakeOpenAIServer, Reply
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "autoeval"))
-from autoeval_helpers import ITEM, SECTIONS  # noqa: E402
-from test_autoeval_http import http_responder  # noqa: E402
+from autoeval_helpers import ITEM, SECTIONS
+from test_autoeval_http import http_responder
 
 NO_WAIT = RetryPolicy(initial_delay=0, max_delay=0, max_retry_after=0, jitter=False)
 

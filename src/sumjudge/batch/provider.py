@@ -97,6 +97,7 @@ class BatchBackend(Protocol):
 def backend_for(judge: Judge) -> BatchBackend:
     """The batch backend of `judge`'s provider; `ConfigError` for a judge without one."""
     from ..judges.anthropic import AnthropicJudge
+    from ..judges.google import GoogleJudge
     from ..judges.openai import OpenAIJudge
 
     if isinstance(judge, OpenAIJudge):
@@ -107,7 +108,11 @@ def backend_for(judge: Judge) -> BatchBackend:
         from .anthropic import AnthropicBatches
 
         return AnthropicBatches(judge)
+    if isinstance(judge, GoogleJudge):
+        from .gemini import GeminiBatches
+
+        return GeminiBatches(judge)
     raise ConfigError(
-        f"--batch-api needs an openai/ (or OpenAI-compatible --base-url) or anthropic/ "
-        f"judge; {judge.name} has no batch endpoint here"
+        f"--batch-api needs an openai/ (or OpenAI-compatible --base-url), anthropic/ or "
+        f"google/ judge; {judge.name} has no batch endpoint"
     )

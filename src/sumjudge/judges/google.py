@@ -72,16 +72,20 @@ class GoogleJudge(SDKJudge):
             cfg["logprobs"] = request.top_logprobs
         return t.GenerateContentConfig(**cfg)
 
-    async def complete(self, request: JudgeRequest) -> JudgeResponse:
-        """Make one `generate_content` call (repeated once if the model refuses logprobs)."""
+    def _contents(self, request: JudgeRequest) -> list[Any]:
+        """The request's messages as Gemini contents (the system text goes in the config)."""
         t = self._types
-        contents: list[Any] = [
+        return [
             t.Content(
                 role="model" if m.role == "assistant" else "user", parts=[t.Part(text=m.content)]
             )
             for m in request.messages
             if m.role != "system"
         ]
+
+    async def complete(self, request: JudgeRequest) -> JudgeResponse:
+        """Make one `generate_content` call (repeated once if the model refuses logprobs)."""
+        contents = self._contents(request)
         while True:
             config = self._config(request)
             started = time.perf_counter()

@@ -16,6 +16,7 @@ from . import (
     route_anthropic,
     route_anthropic_batch,
     route_gemini,
+    route_gemini_batch,
     route_openai,
     route_openai_batch,
 )
@@ -121,6 +122,7 @@ class FakeOpenAIServer(ServerCore):
         )
         app.router.add_post("/v1/messages", partial(route_anthropic.handle, self))
         route_anthropic_batch.add_routes(app, self)
+        route_gemini_batch.add_routes(app, self)
         app.router.add_route("*", "/{tail:.*}", route_openai.handle_not_found)
         runner = web.AppRunner(app, handle_signals=False, access_log=None, shutdown_timeout=0.25)
         await runner.setup()

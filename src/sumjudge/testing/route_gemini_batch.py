@@ -1,0 +1,144 @@
+"""The Gemini batch-mode routes of the fake server, for google-genai's `client.batches`.
+
+`POST /{version}/models/{model}:batchGenerateContent` with inline requests
+(`{"batch": {"displayName", "inputConfig": {"requests": {"requests": [{"request",
+"metadata"}]}}}}`), `GET /{version}/batches` (list), `GET /{version}/batches/{id}` and
+`POST /{version}/batches/{id}:cancel`. An ended job carries its inline responses (each
+with the request's metadata and a `GenerateContentResponse` or an error) in
+`metadata.output`, as the Gemini API does; requests an expired or cancelled job never
+ran have no response.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from .batches import BatchJob
+from .replies import Reply
+from .route_gemini import _error_payload, _response, to_chat
+
+if TYPE_CHECKING:
+    from .core import ServerCore
+
+__all__ = ["add_routes"]
+
+_STATES = {
+    "in_progress": "BATCH_STATE_RUNNING",
+    "cancelling": "BATCH_STATE_RUNNING",
+    "completed": "BATCH_STATE_SUCCEEDED",
+    "expired": "BATCH_STATE_EXPIRED",
+    "cancelled": "BATCH_STATE_CANCELLED",
+}
+
+
+def add_routes(app: web.Application, srv: ServerCore) -> None:
+    """Serve the batch-mode endpoints from `srv.batches`."""
+    app.router.add_post("/{version}/models/{model}:batchGenerateContent", partial(_create, srv))
+    app.router.add_get("/{version}/batches", partial(_list, srv))
+    app.router.add_get("/{version}/batches/{batch_id}", partial(_get, srv))
+    app.router.add_post("/{version}/batches/{batch_id}:cancel", partial(_cancel, srv))
+
+
+def _fail(status: int, message: str) -> web.Response:
+    return web.json_response(_error_payload(Reply.error(status, message)), status=status)
+
+
+def _when(stamp: float | None) -> str | None:
+    if stamp is None:
+        return None
+    return datetime.fromtimestamp(stamp, tz=timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+def _render(srv: ServerCore, model: str, body: dict[str, Any], reply: Reply) -> Any:
+    response = _response(srv, "/batch", model, body, reply)
+    assert response.text is not None
+    return json.loads(response.text)
+
+
+async def _create(srv: ServerCore, request: web.Request) -> web.Response:
+    srv._count("/models:batchGenerateContent", requests=1)
+    model = request.match_info["model"]
+    payload = await request.json()
+    batch = payload.get("batch") if isinstance(payload, dict) else None
+    entries = (((batch or {}).get("inputConfig") or {}).get("requests") or {}).get("requests")
+    if not isinstance(entries, list) or not entries:
+        return _fail(400, "batch.inputConfig.requests.requests: at least one request")
+    requests: list[tuple[str, dict[str, Any]]] = []
+    metadata: dict[str, Any] = {}
+    for n, entry in enumerate(entries):
+        key = f"{n}"
+        metadata[key] = entry.get("metadata") or {}
+        requests.append((key, to_chat(entry.get("request") or {}, model)))
+    job = srv.batches.create(
+        "gemini",
+        requests,
+        partial(_render, srv, model),
+        metadata={"displayName": (batch or {}).get("displayName", "")},
+        extra={"model": model, "request_metadata": metadata},
+    )
+    return web.json_response(_job_object(job))
+
+
+def _job_object(job: BatchJob) -> dict[str, Any]:
+    meta: dict[str, Any] = {
+        "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
+        "model": f"models/{job.extra['model']}",
+        "displayName": job.metadata.get("displayName", ""),
+        "state": _STATES[job.status],
+        "createTime": _when(job.created),
+        "updateTime": _when(job.ended or job.created),
+    }
+    if job.ended is not None:
+        meta["endTime"] = _when(job.ended)
+        responses = []
+        for custom_id, _ in job.requests:
+            kind, status, payload = job.results[custom_id]
+            entry: dict[str, Any] = {"metadata": job.extra["request_metadata"][custom_id]}
+            if kind == "ok":
+                entry["response"] = payload
+            elif kind == "error":
+                entry["error"] = {"code": status, "message": payload["error"]["message"]}
+            else:
+                continue  # never ran: no response
+            responses.append(entry)
+        meta["output"] = {"inlinedResponses": {"inlinedResponses": responses}}
+    return {"name": job.id, "metadata": meta, "done": job.ended is not None}
+
+
+def _job(srv: ServerCore, request: web.Request) -> BatchJob | None:
+    job = srv.batches.jobs.get(f"batches/{request.match_info['batch_id']}")
+    return job if job is not None and job.kind == "gemini" else None
+
+
+async def _get(srv: ServerCore, request: web.Request) -> web.Response:
+    srv._count("/batches/{id}", requests=1)
+    job = _job(srv, request)
+    if job is None:
+        return _fail(404, f"batch {request.match_info['batch_id']} not found")
+    return web.json_response(_job_object(job))
+
+
+async def _cancel(srv: ServerCore, request: web.Request) -> web.Response:
+    srv._count("/batches/{id}:cancel", requests=1)
+    job = _job(srv, request)
+    if job is None:
+        return _fail(404, f"batch {request.match_info['batch_id']} not found")
+    srv.batches.cancel(job)
+    return web.json_response({})
+
+
+async def _list(srv: ServerCore, request: web.Request) -> web.Response:
+    srv._count("/batches", requests=1)
+    jobs = [j for j in reversed(list(srv.batches.jobs.values())) if j.kind == "gemini"]
+    size = int(request.query.get("pageSize", "50"))
+    start = int(request.query.get("pageToken") or 0)
+    page = jobs[start : start + size]
+    out: dict[str, Any] = {"operations": [_job_object(j) for j in page]}
+    if start + size < len(jobs):
+        out["nextPageToken"] = str(start + size)
+    return web.json_response(out)

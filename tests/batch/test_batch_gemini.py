@@ -1,0 +1,85 @@
+"""`batch_api=True` with a google/ judge: google-genai `batches` against the fake server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sumjudge import RetryPolicy, SummarizationEvaluator, SummaryData
+from sumjudge.batch import BatchOptions
+from sumjudge.cost import Price
+from sumjudge.testing import FakeOpenAIServer, Reply
+
+pytest.importorskip("google.genai")
+
+NO_WAIT = RetryPolicy(initial_delay=0, max_delay=0, max_retry_after=0, jitter=False)
+ITEMS = [
+    SummaryData(
+        input=f"Rina ships parcel {i} on Friday; Budi tests the scanner on Monday.",
+        summary=f"Parcel {i} ships Friday.",
+        id=f"row{i}",
+    )
+    for i in range(3)
+]
+
+
+@pytest.fixture
+def server() -> Any:
+    with FakeOpenAIServer() as srv:
+        srv.batches.delay = 0.05
+        yield srv
+
+
+def evaluator(srv: FakeOpenAIServer, tmp: Path, cache: str, *, batch: bool = True) -> Any:
+    options = BatchOptions(poll_interval=0.02, jobs_dir=tmp / "jobs") if batch else False
+    return SummarizationEvaluator(
+        "google/gemini-fake",
+        model_credentials="k",
+        base_url=srv.url,
+        retry_policy=NO_WAIT,
+        cache=tmp / cache,
+        price=Price(input=1.0, output=2.0),
+        batch_api=options,
+    )
+
+
+async def run(ev: SummarizationEvaluator) -> list[dict[str, Any]]:
+    records = [r.to_dict() async for r in ev.evaluate_batch(ITEMS)]
+    await ev.aclose()
+    out = json.loads(json.dumps(sorted(records, key=lambda r: r["index"])))
+    for r in out:  # spend differs (price, prompt-cache reads); nothing else
+        r["meta"].pop("run")
+        r["meta"].pop("usage", None)
+    return out
+
+
+async def test_same_output_as_online_through_gemini_batch_mode(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    ev = evaluator(server, tmp_path, "b")
+    batch = await run(ev)
+    assert ev.last_batch is not None and (ev.last_batch.batches, ev.last_batch.submitted) == (1, 12)
+    ((_, first), *_) = next(iter(server.batches.jobs.values())).requests
+    assert first["model"] == "gemini-fake"
+    assert await run(evaluator(server, tmp_path, "o", batch=False)) == batch
+
+
+async def test_repair_round_and_an_unavailable_request_sent_again(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    server.enqueue(Reply.text("no JSON today"), Reply.error(503, "unavailable"))
+    ev = evaluator(server, tmp_path, "b")
+    records = await run(ev)
+    assert ev.last_batch is not None and ev.last_batch.rounds == 2
+    assert [len(j.requests) for j in server.batches.jobs.values()] == [12, 2]
+    assert all(r["status"] == "ok" for r in records)
+
+
+async def test_expired_requests_are_sent_again(server: FakeOpenAIServer, tmp_path: Path) -> None:
+    server.batches.expire_next, server.batches.expire_after = 1, 4
+    records = await run(evaluator(server, tmp_path, "b"))
+    assert [len(j.requests) for j in server.batches.jobs.values()] == [12, 8]
+    assert all(r["status"] == "ok" for r in records)
