@@ -167,3 +167,29 @@ def test_kill_9_while_waiting_then_rerun_submits_nothing_new(
     assert done.returncode == 0, done.stderr
     assert server.batches.created == 1  # collected, not submitted again
     assert [r["status"] for r in records(tmp_path / "b.jsonl")] == ["ok"] * N
+
+
+def test_meta_eval_through_the_batch_endpoint_gives_the_online_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    slice_file = Path(__file__).parents[1] / "data" / "summeval_slice.jsonl"
+
+    def meta(srv: FakeOpenAIServer, *extra: str) -> dict[str, Any]:
+        card = tmp_path / f"card{len(extra)}.json"
+        base = ["meta-eval", str(slice_file), "--model", "openai/test", "--base-url"]
+        code = main(
+            [*base, srv.base_url, "--dataset", "summeval", "--limit", "6", "--n-resamples",
+             "20", "--card", str(card), "--no-progress", *extra]
+        )  # fmt: skip
+        assert code == 0
+        data: dict[str, Any] = json.loads(card.read_text())
+        return data
+
+    with FakeOpenAIServer(record_requests=False) as srv:
+        batch = meta(srv, "--batch-api", "--batch-poll", "0.05")
+        assert srv.batches.created == 1
+        online = meta(srv)
+    capsys.readouterr()
+    batch.pop("created_at")
+    online.pop("created_at")
+    assert batch == online  # the same statistics from the same replies

@@ -253,6 +253,7 @@ class BatchRounds:
         started = time.perf_counter()
         delay = min(1.0, self.options.poll_interval)
         waiting = [b for b in batches if b.batch_id is not None]
+        shown: dict[str, str] = {}
         while True:
             ended = True
             for n, entry in enumerate(waiting, 1):
@@ -262,11 +263,14 @@ class BatchRounds:
                 ended = ended and status.ended
                 if status.ended and entry.ended is None:
                     entry.ended = time.time()
-                self._say(
+                line = (
                     f"batch {n}/{len(waiting)} ({entry.batch_id}, round {entry.round}): "
                     f"{status.done}/{len(entry.requests)} done, {status.failed} failed, "
-                    f"{status.state}; waited {time.perf_counter() - started:.0f} s"
+                    f"{status.state}"
                 )
+                if shown.get(entry.key) != line:  # a line when something changed, not per poll
+                    shown[entry.key] = line
+                    self._say(f"{line}; waited {time.perf_counter() - started:.0f} s")
             if ended:
                 break
             if self._job is not None:

@@ -9,12 +9,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
+from ..batch.options import BatchOptions
 from ..metrics import SUMMARY_METRICS
-from ._common import EXIT_OK, choose_model, eprint, int_at_least, open_fraction
+from ._common import (
+    EXIT_OK,
+    choose_model,
+    eprint,
+    int_at_least,
+    open_fraction,
+    positive_float,
+)
 from ._safety import CommandPaths, atomic_write_text
 
 __all__ = ["add_parser", "run"]
@@ -60,6 +69,18 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--report", help="write an HTML report (items and the judge card) here")
     p.add_argument("--no-logprobs", action="store_true", help="do not request token logprobs")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument(
+        "--batch-api",
+        action="store_true",
+        help="judge through the provider's batch endpoint (about half the price; waits "
+        "for the batches, see docs/batch.md)",
+    )
+    p.add_argument(
+        "--batch-poll",
+        type=positive_float,
+        default=30.0,
+        help="with --batch-api: longest wait in seconds between two status checks",
+    )
     p.set_defaults(handler=run, paths=meta_eval_paths)
 
 
@@ -110,6 +131,7 @@ async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
             alpha=args.alpha,
             logprobs=not args.no_logprobs,
             on_record=on_record,
+            batch_api=_batch(args),
         )
     finally:
         if progress is not None:
@@ -146,3 +168,13 @@ def run(args: argparse.Namespace) -> int:
         )
         eprint(f"sumjudge: report written to {args.report}")
     return EXIT_OK
+
+
+def _batch(args: argparse.Namespace) -> BatchOptions | bool:
+    if not args.batch_api:
+        return False
+    return BatchOptions(
+        poll_interval=args.batch_poll,
+        progress=lambda line: eprint(f"sumjudge: {line}"),
+        command="sumjudge " + shlex.join(getattr(args, "argv", None) or []),
+    )

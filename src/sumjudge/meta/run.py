@@ -25,7 +25,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from os import PathLike
 from pathlib import Path
 from typing import Any, TypedDict
@@ -36,6 +36,7 @@ else:
     from typing_extensions import Unpack
 
 from .._version import __version__
+from ..batch.options import BatchOptions
 from ..errors import ConfigError, DataError
 from ..evaluators.summarization import DEFAULT_MODEL, BatchRecord, SummarizationEvaluator
 from ..judges.offline import LOCAL_MODELS
@@ -178,6 +179,7 @@ async def run_meta_eval(
     logprobs: bool = True,
     data_hash: str | None = None,
     on_record: Callable[[BatchRecord], None] | None = None,
+    batch_api: bool | BatchOptions = False,
 ) -> MetaEvalRun:
     """Judge human-judged rows and measure the judge, keeping what produced the card.
 
@@ -201,6 +203,8 @@ async def run_meta_eval(
         logprobs: Ask the judge for logprobs, to report `weighted_score` beside `score`.
         data_hash: Recorded on the card; default: the SHA-256 of the file, or of the rows.
         on_record: Called with each row's record as it finishes (progress bars).
+        batch_api: Judge through the provider's batch endpoint (`sumjudge.batch`); the
+            rounds always wait (a card needs every row).
 
     Returns:
         The card with the rows that were judged and one record per row.
@@ -252,6 +256,7 @@ async def run_meta_eval(
             enabled_metrics=list(enabled),
             base_url=base_url,
             logprobs=logprobs,
+            batch_api=_waiting(batch_api),
         )
         judge_name = evaluator.judge_name
         versions.update(evaluator.metric_versions)
@@ -376,3 +381,10 @@ def _rows_hash(rows: Rows) -> str:
         digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False, default=str).encode())
         digest.update(b"\n")
     return digest.hexdigest()
+
+
+def _waiting(batch_api: bool | BatchOptions) -> bool | BatchOptions:
+    """`batch_api` with waiting on: a card is computed from every row's record."""
+    if isinstance(batch_api, BatchOptions) and not batch_api.wait:
+        return replace(batch_api, wait=True)
+    return batch_api
