@@ -8,6 +8,10 @@ the last 5 minutes (64-token blocks, >= 256 tokens) as cached and bills cached i
 the cost column: $1.00 per 1M tokens (cached $0.10), so cost is proportional to billed
 input tokens.
 
+`--batch-api` rows: the same sumjudge runs through the fake server's OpenAI Batch endpoints;
+their requests and tokens are the batch jobs' (path "/batch"), and their cost is billed at
+the batch price (`cost.BATCH_DISCOUNT`, half), the way OpenAI bills batch requests.
+
 Rows: `--rows distinct` (default) takes one summary of each of the 50 SummEval articles, so
 no two rows share a source; `--rows first` takes the first 50 SummEval rows (4 articles,
 many summaries each: cross-row caching then helps both tools).
@@ -30,6 +34,8 @@ from pathlib import Path
 from typing import Any
 
 from sumjudge import SummarizationEvaluator, SummaryData
+from sumjudge.batch import BatchOptions
+from sumjudge.cost import BATCH_DISCOUNT
 from sumjudge.metrics import SUMMARY_METRICS
 from sumjudge.runner import RunSummary
 from sumjudge.testing.openai_server import FakeOpenAIServer, Reply, response_schema
@@ -73,10 +79,18 @@ def make_responder(srv: FakeOpenAIServer) -> Any:
 
 
 async def run_sumjudge(
-    url: str, rows: list[dict[str, str]], single: bool = False, layout: str = "source_first"
+    url: str,
+    rows: list[dict[str, str]],
+    single: bool = False,
+    layout: str = "source_first",
+    batch: Path | None = None,
 ) -> RunSummary:
     ev = SummarizationEvaluator(
-        "openai/fake-model", base_url=url, single_call=single, prompt_layout=layout
+        "openai/fake-model",
+        base_url=url,
+        single_call=single,
+        prompt_layout=layout,
+        batch_api=BatchOptions(poll_interval=0.05, jobs_dir=batch) if batch else False,
     )
     summary = RunSummary()
     items = [SummaryData(**r) for r in rows]
@@ -84,6 +98,13 @@ async def run_sumjudge(
         pass
     await ev.aclose()
     return summary
+
+
+def batch_stats(stats: dict[str, Any]) -> dict[str, float]:
+    """The batch jobs' own counts, billed at the batch price."""
+    st = dict(stats["paths"]["/batch"])
+    st["billed_input_tokens"] *= BATCH_DISCOUNT
+    return st
 
 
 def line(name: str, st: dict[str, float], rows: int) -> str:
@@ -127,6 +148,13 @@ def main() -> None:
         s = asyncio.run(run_sumjudge(url, rows, single=True))
         results["sumjudge --single-call"] = srv.stats()
         print(f"sumjudge --single-call: {s.ok} ok, {s.failed} failed")
+        for single in (False, True):
+            srv.reset_stats(clear_cache=True)
+            jobs = Path(d) / f"jobs-{single}"
+            s = asyncio.run(run_sumjudge(url, rows, single=single, batch=jobs))
+            name = "sumjudge --batch-api" + (" --single-call" if single else "")
+            results[name] = batch_stats(srv.stats())
+            print(f"{name}: {s.ok} ok, {s.failed} failed")
 
         srv.reset_stats(clear_cache=True)
         rows_file, steps_file = Path(d) / "rows.jsonl", Path(d) / "steps.json"
@@ -154,6 +182,16 @@ def main() -> None:
     rf = results["sumjudge rubrics_first"]["billed_input_tokens"]
     print(f"sumjudge --prompt-layout rubrics_first / DeepEval billed input cost: {rf / theirs:.3f}")
     print(f"sumjudge --single-call / DeepEval billed input cost: {single / theirs:.3f}")
+    b = results["sumjudge --batch-api"]["billed_input_tokens"]
+    bs = results["sumjudge --batch-api --single-call"]["billed_input_tokens"]
+    print(
+        f"sumjudge --batch-api / DeepEval (online) billed input cost: {b / theirs:.3f} "
+        "(target <= 0.33)"
+    )
+    print(
+        f"sumjudge --batch-api --single-call / DeepEval (online) billed input cost: "
+        f"{bs / theirs:.3f} (target <= 0.2)"
+    )
 
 
 if __name__ == "__main__":
