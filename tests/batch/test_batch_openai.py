@@ -213,3 +213,32 @@ def test_the_model_table_can_set_its_own_batch_price() -> None:
     assert price.cached_input == pytest.approx(0.075 / 2)
     half = ModelTable().batch_price("openai/gpt-4o")
     assert half is not None and (half.input, half.output) == (1.25, 5.0)
+
+
+async def test_a_stale_cached_reply_is_asked_again_and_replaced(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    from sumjudge.cache import ResponseCache
+    from sumjudge.protocol import JudgeResponse
+
+    ev = evaluator(server, tmp_path, "c")
+    first = ev.plan_requests(ITEMS[0])[0]
+    assert ev.cache is not None
+    key = ResponseCache.key(ev.judge.identity, first)
+    ev.cache.put(key, JudgeResponse(text="not a verdict"), identity="x", task=first.task)
+    records = await run(ev)
+    assert ev.last_batch is not None and ev.last_batch.submitted == 12  # asked again
+    assert all(r["status"] == "ok" for r in records)
+    cache = ResponseCache(tmp_path / "c")
+    stored = cache.get(key)
+    cache.close()
+    assert stored is not None and stored.text != "not a verdict"
+
+
+def test_job_ids_are_checked_before_any_file_is_touched(tmp_path: Path) -> None:
+    from sumjudge.errors import ConfigError
+
+    store = JobStore(tmp_path)
+    with pytest.raises(ConfigError, match="not a job id"):
+        store.load("../../etc/passwd")
+    assert store.load("job-0123abcd") is None
