@@ -27,6 +27,8 @@ from .provider import BatchStatus, Outcome
 __all__ = ["OpenAIBatches"]
 
 _ENDED = {"completed", "expired", "cancelled", "failed"}
+# Seconds for one batch file upload or download: up to 200 MB, far above one judge call.
+_FILE_TIMEOUT = 1800.0
 _URL = "/v1/chat/completions"
 
 
@@ -58,6 +60,7 @@ class OpenAIBatches:
             upload = await self._client.files.create(
                 file=(f"sumjudge-{tag.get('sumjudge_batch', 'batch')}.jsonl", data),
                 purpose="batch",
+                timeout=_FILE_TIMEOUT,
             )
             batch = await self._client.batches.create(
                 input_file_id=upload.id,
@@ -106,7 +109,7 @@ class OpenAIBatches:
             for file_id in (batch.output_file_id, batch.error_file_id):
                 if not file_id:
                     continue
-                content = await self._client.files.content(file_id)
+                content = await self._client.files.content(file_id, timeout=_FILE_TIMEOUT)
                 for raw in content.text.splitlines():
                     if raw.strip():
                         custom_id, outcome = self._outcome(json.loads(raw), requests)
