@@ -242,3 +242,20 @@ def test_job_ids_are_checked_before_any_file_is_touched(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="not a job id"):
         store.load("../../etc/passwd")
     assert store.load("job-0123abcd") is None
+
+
+async def test_reruns_after_an_expiry_never_send_an_answered_request_again(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    server.batches.expire_next, server.batches.expire_after = 1, 5
+    server.batches.delay = 0.3
+    first = evaluator(server, tmp_path, "c", wait=False)
+    assert await run(first) == []  # round 1 submitted; the process "ends"
+    while any(j.ended is None for j in server.batches.jobs.values()):
+        await asyncio.sleep(0.05)
+    second = evaluator(server, tmp_path, "c", wait=False)
+    assert await run(second) == []  # reads the expired batch, sends only what it never ran
+    third = evaluator(server, tmp_path, "c")
+    records = await run(third)
+    assert [len(j.requests) for j in server.batches.jobs.values()] == [12, 7]
+    assert all(r["status"] == "ok" for r in records)

@@ -28,7 +28,7 @@ from ..errors import ConfigError
 
 __all__ = ["BatchEntry", "Job", "JobStore", "default_jobs_dir", "job_id_for"]
 
-DEAD = ("expired", "cancelled", "failed")
+DEAD = ("expired", "cancelled", "failed", "lost")
 """Provider states after which a batch's unanswered requests must be sent again."""
 
 

@@ -169,10 +169,15 @@ class BatchRounds:
     ) -> list[BatchEntry]:
         """The live batches that hold pending requests, after submitting the rest."""
         await self._recover(job)
+        # Every created batch not yet read by this process, dead ones included: an expired
+        # or cancelled batch still holds the replies it gave before it stopped, and
+        # reading them is what keeps a rerun from sending those requests a second time.
         covering = [
             b
             for b in job.batches
-            if b.live and b.key not in self._collected and any(fp in pending for fp in b.requests)
+            if b.batch_id is not None
+            and b.key not in self._collected
+            and any(fp in pending for fp in b.requests)
         ]
         covered = {fp for b in covering for fp in b.requests}
         new = [fp for fp in pending if fp not in covered and fp not in self.refused]
