@@ -251,8 +251,8 @@ async def test_reruns_after_an_expiry_never_send_an_answered_request_again(
     server.batches.delay = 0.3
     first = evaluator(server, tmp_path, "c", wait=False)
     assert await run(first) == []  # round 1 submitted; the process "ends"
-    while any(j.ended is None for j in server.batches.jobs.values()):
-        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)  # the job is held 0.3 s, then expires after 5 requests
+    assert [j.status for j in server.batches.jobs.values()] == ["expired"]
     second = evaluator(server, tmp_path, "c", wait=False)
     assert await run(second) == []  # reads the expired batch, sends only what it never ran
     third = evaluator(server, tmp_path, "c")
