@@ -36,7 +36,11 @@ def fake_server(*args: str) -> Iterator[str]:
         yield url
     finally:
         proc.terminate()
-        proc.wait(10)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:  # a server holding a large batch job is slow to stop
+            proc.kill()
+            proc.wait(10)
 
 
 def stats(base_url: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import resource
 import sys
 import tempfile
 import time
@@ -82,6 +83,8 @@ def main() -> None:
         f"passes {r['passes_s']:.1f} s + last pass {r['last_pass_s']:.1f} s "
         f"({1000 * r['cpu_s'] / r['requests']:.2f} ms CPU per request)"
     )
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"client peak RSS {peak:.0f} MB (every collected reply is held until the last pass)")
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ error replies (`Reply.error`) for the per-request failures.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -162,14 +161,3 @@ class BatchStore:
             srv._count("/batch", errors=1)
             return ("error", reply.status, error_payload(reply))
         return ("ok", 200, render(body, reply))
-
-
-def completion_json(srv: ServerCore, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
-    """The chat completion the online route would send for `body` and `reply`."""
-    from .route_openai import _completion
-
-    response = _completion(srv, "/batch", body, reply)
-    text = response.text
-    assert text is not None  # _completion always sends a text body
-    data: dict[str, Any] = json.loads(text)
-    return data

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .batches import BatchJob, completion_json
+from .batches import BatchJob
 from .replies import Reply
 from .route_openai import error_payload
 
@@ -125,7 +125,7 @@ async def _create(srv: ServerCore, request: web.Request) -> web.Response:
     job = srv.batches.create(
         "openai",
         requests,
-        partial(completion_json, srv),
+        partial(_completion_text, srv),
         metadata=body.get("metadata") or {},
         extra={"input_file_id": body["input_file_id"]},
         finish=finish,
@@ -139,10 +139,10 @@ def _write_files(srv: ServerCore, job: BatchJob) -> None:
     for n, (custom_id, _) in enumerate(job.requests):
         kind, status, payload = job.results[custom_id]
         line: dict[str, Any] = {"id": f"batch_req_{job.id}_{n}", "custom_id": custom_id}
-        if kind == "ok":
-            line["response"] = {"status_code": 200, "request_id": f"req_{n}", "body": payload}
+        if kind == "ok":  # the completion's JSON text, spliced in (a large job stays small)
+            line["response"] = {"status_code": 200, "request_id": f"req_{n}", "body": _SLOT}
             line["error"] = None
-            ok.append(json.dumps(line))
+            ok.append(json.dumps(line).replace(f'"{_SLOT}"', payload["text"], 1))
         elif kind == "error":
             line["response"] = {"status_code": status, "request_id": f"req_{n}", "body": payload}
             line["error"] = None
@@ -159,6 +159,18 @@ def _write_files(srv: ServerCore, job: BatchJob) -> None:
         job.output_file_id = srv.batches.add_file("batch_output", "output.jsonl", _lines(ok))
     if bad:
         job.error_file_id = srv.batches.add_file("batch_output", "errors.jsonl", _lines(bad))
+
+
+_SLOT = "completion-body-slot"
+
+
+def _completion_text(srv: ServerCore, body: dict[str, Any], reply: Reply) -> dict[str, Any]:
+    """The online route's completion for `body`, kept as its JSON text."""
+    from .route_openai import _completion
+
+    text = _completion(srv, "/batch", body, reply).text
+    assert text is not None  # _completion always sends a text body
+    return {"text": text}
 
 
 def _lines(lines: list[str]) -> bytes:
