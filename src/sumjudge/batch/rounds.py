@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from ..cache import ResponseCache
 from ..cost import CostEstimate, Price
-from ..errors import ProviderError, RequestError
+from ..errors import ConfigError, ProviderError, RequestError
 from ..protocol import Judge, JudgeRequest
 from ..runner import JudgeCaller
 from .answers import CollectedJudge, ReadOnlyCache
@@ -34,7 +34,7 @@ from .manifest import DEAD, BatchEntry, Job, JobStore, job_id_for
 from .options import BatchOptions, BatchReport
 from .provider import BatchBackend, Outcome, backend_for
 
-__all__ = ["BatchRounds"]
+__all__ = ["BatchOptions", "BatchReport", "BatchRounds", "batch_records", "setup"]
 
 Stream = Callable[..., AsyncIterator[Any]]
 """The evaluator's online stream: (items, concurrency=, skip=) -> records."""
@@ -353,3 +353,52 @@ def _final(error: ProviderError, tries: int) -> ProviderError:
 def materialise(items: Iterable[Any]) -> list[Any]:
     """The items as a list: every pass reads them again."""
     return items if isinstance(items, list) else list(items)
+
+
+def setup(evaluator: Any, batch_api: bool | BatchOptions) -> BatchOptions | None:
+    """The evaluator's batch options (None: online), checked, with its price made batch.
+
+    Raises `ConfigError` for a judge without a batch endpoint, or a judge panel.
+    """
+    if not batch_api:
+        return None
+    if getattr(evaluator, "members", None):
+        raise ConfigError("--batch-api takes one judge, not a panel")
+    backend_for(evaluator.judge)  # fails now for a judge without a batch endpoint
+    evaluator.price = evaluator.models.batch_price(evaluator.judge_name, evaluator.price)
+    return batch_api if isinstance(batch_api, BatchOptions) else BatchOptions()
+
+
+async def batch_records(
+    evaluator: Any,
+    items: Iterable[Any],
+    concurrency: int,
+    max_cost: float | None,
+    skip: Any,
+    summary: Any,
+) -> AsyncIterator[Any]:
+    """`evaluate_batch` through the batch endpoint: the rounds, then the last pass's records.
+
+    The items are read into a list (every pass reads them again); nothing is yielded until
+    the last round is collected, and nothing at all without waiting while batches run.
+    `evaluator.last_batch` says what the rounds did.
+    """
+    options = evaluator.batch_options
+    listed = materialise(items)
+    evaluator.batch_options = None  # the passes are the evaluator's online runs
+    online = evaluator.caller
+    try:
+        rounds = BatchRounds(evaluator, evaluator.evaluate_batch, options, max_cost=max_cost)
+        report = evaluator.last_batch = await rounds.run(listed, concurrency=concurrency, skip=skip)
+        if report.waiting:
+            return
+        evaluator.caller = rounds.final_caller()
+        async for record in evaluator.evaluate_batch(
+            listed, concurrency=max(concurrency, 64), skip=skip, summary=summary
+        ):
+            yield record
+        if evaluator.last_summary is not None and report.stopped:
+            evaluator.last_summary.stopped = report.stopped
+    finally:
+        evaluator.caller = online
+        evaluator.batch_options = options
