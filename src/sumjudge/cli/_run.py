@@ -337,7 +337,7 @@ async def _judge(
             for data in in_order.rest():
                 output.emit(sink, data)
         progress.close()
-    batch = evaluator.last_batch
+    batch: BatchReport | None = getattr(evaluator, "last_batch", None)
     if batch is not None and batch.waiting:
         raise _BatchWaiting(batch, evaluator.batch_options)
     output.finish()  # the table (or the array) before the run's summary lines

@@ -10,12 +10,13 @@ how the metrics' results assemble into its result.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ..accounting import RunSummary
+from ..batch.rounds import BatchOptions, setup_batch
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
@@ -24,7 +25,7 @@ from ..protocol import Judge, JudgeRequest
 from ..ratelimit import RateLimiter
 from ..runner import JudgeCaller, RetryPolicy, run_items
 from ..tokens import ContextFit, check_context
-from .execute import ItemRun, Stages, flatten
+from .execute import ItemRun, Stages, flatten, indexed
 from .options import open_cache
 from .panel import (
     all_refused,
@@ -69,6 +70,7 @@ class Evaluator(Generic[ItemT, ResultT]):
         long_source: what to do with a source that does not fit the judge's context
             window: "fail" (the item fails, stating the window and the size) or "chunked"
             (`evaluators/longsource.py`). Never truncated silently.
+        batch_api: `evaluate_batch` through the provider's batch endpoint (docs/batch.md).
     """
 
     supports_panel = False
@@ -88,6 +90,7 @@ class Evaluator(Generic[ItemT, ResultT]):
         price: Price | None = None,
         context_window: int | None = None,
         long_source: str = "fail",
+        batch_api: bool | BatchOptions = False,
     ) -> None:
         if long_source not in ("fail", "chunked"):
             raise ConfigError(f"long_source {long_source!r}: choose fail or chunked")
@@ -122,6 +125,7 @@ class Evaluator(Generic[ItemT, ResultT]):
         self.context_window = context_window or window
         self.last_summary: RunSummary | None = None
         self.last_panel_costs: dict[str, dict[str, Any]] | None = None
+        self.batch_options = setup_batch(self, batch_api)
 
     # -- what a subclass supplies -------------------------------------------------------------
     def coerce(self, raw: Any, index: int | str | None) -> ItemT:
@@ -308,7 +312,7 @@ class Evaluator(Generic[ItemT, ResultT]):
             return Record(index=index, id=item_id(raw), failure=item_failure("not_run", reason))
 
         async for _, record in run_items(
-            _indexed(items, skip, run), work, concurrency=concurrency, stop=stop, on_stop=not_run
+            indexed(items, skip, run), work, concurrency=concurrency, stop=stop, on_stop=not_run
         ):
             run.count(record.status)
             run.absorb(total_stats(self._callers()), before)
@@ -386,13 +390,3 @@ class Evaluator(Generic[ItemT, ResultT]):
 
     async def __aexit__(self, *exc: object) -> None:
         await self.aclose()
-
-
-def _indexed(
-    items: Iterable[Any], skip: Container[int] | None, run: RunSummary
-) -> Iterator[tuple[int, Any]]:
-    for index, item in enumerate(items):
-        if skip is not None and index in skip:
-            run.skipped += 1
-            continue
-        yield index, item

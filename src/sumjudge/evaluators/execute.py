@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ..accounting import ItemLedger
+from ..accounting import ItemLedger, RunSummary
 from ..plan import Call, Judged, MetricPlan
 from ..ratelimit import RateLimiter
 from ..runner import JudgeCaller
 
-__all__ = ["ItemRun", "Stages", "flatten"]
+__all__ = ["ItemRun", "Stages", "flatten", "indexed"]
 
 T = TypeVar("T")
 
@@ -60,3 +60,14 @@ class ItemRun:
 def flatten(stages: Sequence[Sequence[MetricPlan[Any]]]) -> list[MetricPlan[Any]]:
     """The plans of every stage, in order."""
     return [p for stage in stages for p in stage]
+
+
+def indexed(
+    items: Iterable[Any], skip: Container[int] | None, run: RunSummary
+) -> Iterator[tuple[int, Any]]:
+    """(index, item) of every item not in `skip` (those are counted as skipped on `run`)."""
+    for index, item in enumerate(items):
+        if skip is not None and index in skip:
+            run.skipped += 1
+            continue
+        yield index, item
