@@ -193,3 +193,18 @@ def test_meta_eval_through_the_batch_endpoint_gives_the_online_card(
     batch.pop("created_at")
     online.pop("created_at")
     assert batch == online  # the same statistics from the same replies
+
+
+def test_no_key_in_the_manifest_even_in_a_base_url(
+    server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secret = "sk-DO-NOT-KEEP-8d7f6e5d4c"
+    url = server.base_url.replace("http://", f"http://user:{secret}@")
+    args = flags(server, tmp_path, "b.jsonl", "--batch-api", "--batch-poll", "0.05")
+    args[args.index(server.base_url)] = url
+    main([*args, "--no-wait"])
+    capsys.readouterr()
+    files = list((tmp_path / "cache" / "jobs").glob("job-*.json"))
+    assert files and server.batches.created == 1
+    for file in files:
+        assert secret not in file.read_text()

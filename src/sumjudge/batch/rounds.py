@@ -24,7 +24,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Protocol
 
-from ..cache import ResponseCache
+from ..cache import ResponseCache, safe_identity
 from ..cost import CostEstimate, Price
 from ..errors import ConfigError, ProviderError, RequestError
 from ..protocol import Judge, JudgeRequest
@@ -148,9 +148,10 @@ class BatchRounds:
         job_id = job_id_for(identity, pending)
         job = self.store.load(job_id)
         if job is None:
-            job = Job(id=job_id, provider=self.backend.provider, judge=identity)
+            job = Job(id=job_id, provider=self.backend.provider, judge=safe_identity(identity))
         job.state = "running"  # a rerun of a cancelled job starts it again
-        job.command = self.options.command or job.command
+        # URLs lose any user-info or query string (they may hold keys), as in the cache
+        job.command = safe_identity(self.options.command) or job.command
         self._job = job
         self.report.job_id = job_id
         self.store.save(job)
