@@ -110,7 +110,7 @@ def batch_stats(stats: dict[str, Any]) -> dict[str, float]:
 def line(name: str, st: dict[str, float], rows: int) -> str:
     billed = st["billed_input_tokens"]
     return (
-        f"{name:<28} requests {int(st['requests']):>4} ({st['requests'] / rows:.2f}/row)  "
+        f"{name:<36} requests {int(st['requests']):>4} ({st['requests'] / rows:.2f}/row)  "
         f"prompt tokens {int(st['prompt_tokens']):>7} ({st['prompt_tokens'] / rows:7.1f}/row)  "
         f"cached {int(st['cached_tokens']):>7} "
         f"({st['cached_tokens'] / max(1, st['prompt_tokens']):.0%})  "
@@ -148,11 +148,16 @@ def main() -> None:
         s = asyncio.run(run_sumjudge(url, rows, single=True))
         results["sumjudge --single-call"] = srv.stats()
         print(f"sumjudge --single-call: {s.ok} ok, {s.failed} failed")
-        for single in (False, True):
+        for layout, single in (
+            ("source_first", False),
+            ("rubrics_first", False),
+            ("source_first", True),
+        ):
             srv.reset_stats(clear_cache=True)
-            jobs = Path(d) / f"jobs-{single}"
-            s = asyncio.run(run_sumjudge(url, rows, single=single, batch=jobs))
+            jobs = Path(d) / f"jobs-{layout}-{single}"
+            s = asyncio.run(run_sumjudge(url, rows, single=single, layout=layout, batch=jobs))
             name = "sumjudge --batch-api" + (" --single-call" if single else "")
+            name += " rubrics_first" if layout == "rubrics_first" else ""
             results[name] = batch_stats(srv.stats())
             print(f"{name}: {s.ok} ok, {s.failed} failed")
 
@@ -184,9 +189,14 @@ def main() -> None:
     print(f"sumjudge --single-call / DeepEval billed input cost: {single / theirs:.3f}")
     b = results["sumjudge --batch-api"]["billed_input_tokens"]
     bs = results["sumjudge --batch-api --single-call"]["billed_input_tokens"]
+    br = results["sumjudge --batch-api rubrics_first"]["billed_input_tokens"]
     print(
         f"sumjudge --batch-api / DeepEval (online) billed input cost: {b / theirs:.3f} "
         "(target <= 0.33)"
+    )
+    print(
+        "sumjudge --batch-api rubrics_first / DeepEval (online) billed input cost: "
+        f"{br / theirs:.3f}"
     )
     print(
         f"sumjudge --batch-api --single-call / DeepEval (online) billed input cost: "

@@ -153,6 +153,8 @@ class BatchStore:
         srv = self.srv
         from .route_openai import _capability_rejection, error_payload
 
+        srv._count("/batch", requests=1)  # each request of a job, as the online routes count
+
         reply = _capability_rejection(srv, body) or srv._pop_scripted()
         reply = await srv._settle(reply, body)
         if reply.kind == "reset":
