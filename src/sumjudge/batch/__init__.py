@@ -1,8 +1,9 @@
 """Judging through the providers' batch endpoints: rounds, jobs, backends.
 
 `BatchOptions` configures a batch run (`batch_api=` of every evaluator, `--batch-api` on
-the command line); `rounds.BatchRounds` drives it; `manifest` keeps its jobs; one backend
-module per provider (`openai`, and the `provider.BatchBackend` protocol they follow).
+the command line); `evaluate.setup_batch` is the evaluator's hook; `rounds.BatchRounds`
+drives the rounds; `manifest` keeps the jobs; one backend module per provider (`openai`,
+`anthropic`, `gemini`) follows the `provider.BatchBackend` protocol.
 """
 
 from __future__ import annotations

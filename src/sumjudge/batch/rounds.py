@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 from ..cache import ResponseCache, safe_identity
 from ..cost import CostEstimate, Price
-from ..errors import ConfigError, ProviderError, RequestError
+from ..errors import ProviderError, RequestError
 from ..protocol import Judge, JudgeRequest
 from ..runner import JudgeCaller
 from .answers import CollectedJudge, ReadOnlyCache
@@ -34,7 +34,7 @@ from .manifest import DEAD, BatchEntry, Job, JobStore, job_id_for
 from .options import BatchOptions, BatchReport
 from .provider import BatchBackend, Outcome, backend_for
 
-__all__ = ["BatchOptions", "BatchReport", "BatchRounds", "batch_records", "setup_batch"]
+__all__ = ["BatchRounds", "Stream", "materialise"]
 
 Stream = Callable[..., AsyncIterator[Any]]
 """The evaluator's online stream: (items, concurrency=, skip=) -> records."""
@@ -354,65 +354,3 @@ def _final(error: ProviderError, tries: int) -> ProviderError:
 def materialise(items: Iterable[Any]) -> list[Any]:
     """The items as a list: every pass reads them again."""
     return items if isinstance(items, list) else list(items)
-
-
-def setup_batch(evaluator: Any, batch_api: bool | BatchOptions) -> BatchOptions | None:
-    """Make `evaluator.evaluate_batch` go through the batch endpoint; its options or None.
-
-    The evaluator's price becomes the batch price (so the dry run, the records, the
-    summary and `max_cost` use it) and its `evaluate_batch` becomes `batch_records` over
-    the online one, which the passes and the last pass run. Raises `ConfigError` for a
-    judge without a batch endpoint, or a judge panel.
-    """
-    evaluator.last_batch = None
-    if not batch_api:
-        return None
-    if getattr(evaluator, "members", None):
-        raise ConfigError("--batch-api takes one judge, not a panel")
-    backend_for(evaluator.judge)  # fails now for a judge without a batch endpoint
-    evaluator.price = evaluator.models.batch_price(evaluator.judge_name, evaluator.price)
-    options = batch_api if isinstance(batch_api, BatchOptions) else BatchOptions()
-    online = evaluator.evaluate_batch
-
-    def evaluate_batch(items: Iterable[Any], **kwargs: Any) -> AsyncIterator[Any]:
-        return batch_records(evaluator, online, options, items, **kwargs)
-
-    evaluator.evaluate_batch = evaluate_batch
-    return options
-
-
-async def batch_records(
-    evaluator: Any,
-    online: Stream,
-    options: BatchOptions,
-    items: Iterable[Any],
-    *,
-    concurrency: int = 8,
-    max_cost: float | None = None,
-    skip: Any = None,
-    summary: Any = None,
-    **_rates: Any,
-) -> AsyncIterator[Any]:
-    """`evaluate_batch` through the batch endpoint: the rounds, then the last pass's records.
-
-    The items are read into a list (every pass reads them again); nothing is yielded until
-    the last round is collected, and nothing at all without waiting while batches run.
-    `evaluator.last_batch` says what the rounds did. Rate limits do not apply: the
-    provider schedules a batch itself.
-    """
-    listed = materialise(items)
-    saved = evaluator.caller
-    try:
-        rounds = BatchRounds(evaluator, online, options, max_cost=max_cost)
-        report = evaluator.last_batch = await rounds.run(listed, concurrency=concurrency, skip=skip)
-        if report.waiting:
-            return
-        evaluator.caller = rounds.final_caller()
-        async for record in online(
-            listed, concurrency=max(concurrency, 64), skip=skip, summary=summary
-        ):
-            yield record
-        if evaluator.last_summary is not None and report.stopped:
-            evaluator.last_summary.stopped = report.stopped
-    finally:
-        evaluator.caller = saved

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from ..accounting import RunSummary
-from ..batch.rounds import BatchOptions, setup_batch
+from ..batch.evaluate import BatchOptions, setup_batch
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
