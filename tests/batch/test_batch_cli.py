@@ -67,7 +67,7 @@ def server(tmp_path: Path) -> Any:
 def test_no_wait_jobs_then_collect_matches_an_online_run(
     server: FakeOpenAIServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    server.batches.delay = 0.6
+    server.batches.delay = 3  # still running when --no-wait checks, even on a busy machine
     args = flags(server, tmp_path, "batch.jsonl", "--batch-api", "--batch-poll", "0.05")
     assert main([*args, "--no-wait"]) == 0
     err = capsys.readouterr().err

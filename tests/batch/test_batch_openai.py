@@ -147,7 +147,7 @@ async def test_a_run_over_the_per_batch_limit_is_split(
 async def test_no_wait_then_rerun_collects_without_submitting_again(
     server: FakeOpenAIServer, tmp_path: Path
 ) -> None:
-    server.batches.delay = 0.5
+    server.batches.delay = 3  # still running when the first run checks, even on a busy machine
     first = evaluator(server, tmp_path, "c", wait=False)
     assert await run(first) == []
     assert first.last_batch is not None and first.last_batch.waiting
@@ -248,10 +248,13 @@ async def test_reruns_after_an_expiry_never_send_an_answered_request_again(
     server: FakeOpenAIServer, tmp_path: Path
 ) -> None:
     server.batches.expire_next, server.batches.expire_after = 1, 5
-    server.batches.delay = 0.3
+    server.batches.delay = 2  # still running when the first run checks
     first = evaluator(server, tmp_path, "c", wait=False)
     assert await run(first) == []  # round 1 submitted; the process "ends"
-    await asyncio.sleep(1.0)  # the job is held 0.3 s, then expires after 5 requests
+    for _ in range(600):  # the job is held 2 s, then expires after 5 requests
+        if all(j.ended is not None for j in server.batches.jobs.values()):
+            break
+        await asyncio.sleep(0.05)
     assert [j.status for j in server.batches.jobs.values()] == ["expired"]
     second = evaluator(server, tmp_path, "c", wait=False)
     assert await run(second) == []  # reads the expired batch, sends only what it never ran
