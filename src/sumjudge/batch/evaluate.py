@@ -12,8 +12,8 @@ from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from ..errors import ConfigError
+from .backends import backend_for
 from .options import BatchOptions, BatchReport
-from .provider import backend_for
 from .rounds import BatchRounds, Stream, materialise
 
 __all__ = ["BatchOptions", "BatchReport", "batch_records", "setup_batch"]

@@ -12,10 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..errors import ConfigError, ProviderError
-from ..protocol import Judge, JudgeRequest, JudgeResponse
+from ..errors import ProviderError
+from ..protocol import JudgeRequest, JudgeResponse
 
-__all__ = ["BatchBackend", "BatchStatus", "Outcome", "backend_for"]
+__all__ = ["BatchBackend", "BatchStatus", "Outcome"]
 
 
 @dataclass(frozen=True)
@@ -92,27 +92,3 @@ class BatchBackend(Protocol):
     async def cancel(self, batch_id: str) -> BatchStatus:
         """Ask the provider to stop the batch."""
         ...
-
-
-def backend_for(judge: Judge) -> BatchBackend:
-    """The batch backend of `judge`'s provider; `ConfigError` for a judge without one."""
-    from ..judges.anthropic import AnthropicJudge
-    from ..judges.google import GoogleJudge
-    from ..judges.openai import OpenAIJudge
-
-    if isinstance(judge, OpenAIJudge):
-        from .openai import OpenAIBatches
-
-        return OpenAIBatches(judge)
-    if isinstance(judge, AnthropicJudge):
-        from .anthropic import AnthropicBatches
-
-        return AnthropicBatches(judge)
-    if isinstance(judge, GoogleJudge):
-        from .gemini import GeminiBatches
-
-        return GeminiBatches(judge)
-    raise ConfigError(
-        f"--batch-api needs an openai/ (or OpenAI-compatible --base-url), anthropic/ or "
-        f"google/ judge; {judge.name} has no batch endpoint"
-    )

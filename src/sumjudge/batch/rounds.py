@@ -30,9 +30,10 @@ from ..errors import ProviderError, RequestError
 from ..protocol import Judge, JudgeRequest
 from ..runner import JudgeCaller
 from .answers import CollectedJudge, ReadOnlyCache
+from .backends import backend_for
 from .manifest import DEAD, BatchEntry, Job, JobStore, job_id_for
 from .options import BatchOptions, BatchReport
-from .provider import BatchBackend, Outcome, backend_for
+from .provider import BatchBackend, Outcome
 
 __all__ = ["BatchRounds", "Stream", "materialise"]
 

@@ -100,7 +100,7 @@ async def _cancel(store: JobStore, job_id: str) -> int:
     job = store.load(job_id)
     if job is None:
         raise ConfigError(f"no job {job_id} in {store.path} (see `sumjudge jobs --all`)")
-    from ..batch.provider import backend_for
+    from ..batch.backends import backend_for
     from ..judges._registry import get_judge
 
     name, _, base_url = job.judge.partition("@")

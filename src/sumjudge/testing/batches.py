@@ -14,12 +14,22 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .replies import Reply
+from .replies import Reply, error_payload
 
-if TYPE_CHECKING:
-    from .core import ServerCore
+
+class BatchServer(Protocol):
+    """What the job store needs of the server it belongs to (`core.ServerCore`)."""
+
+    def _count(self, path: str, **deltas: int) -> None: ...
+
+    def _pop_scripted(self) -> Reply | None: ...
+
+    async def _settle(self, reply: Reply | None, body: dict[str, Any]) -> Reply: ...
+
+    def capability_rejection(self, body: Mapping[str, Any]) -> Reply | None: ...
+
 
 __all__ = ["BatchJob", "BatchStore", "Result"]
 
@@ -60,7 +70,7 @@ class BatchJob:
 class BatchStore:
     """Files and batch jobs of one fake server (state lives on the server's thread)."""
 
-    def __init__(self, srv: ServerCore) -> None:
+    def __init__(self, srv: BatchServer) -> None:
         self.srv = srv
         self.files: dict[str, tuple[str, str, bytes]] = {}  # id -> (purpose, filename, data)
         self.jobs: dict[str, BatchJob] = {}
@@ -151,11 +161,9 @@ class BatchStore:
 
     async def _answer(self, body: dict[str, Any], render: Render) -> Result:
         srv = self.srv
-        from .route_openai import _capability_rejection, error_payload
-
         srv._count("/batch", requests=1)  # each request of a job, as the online routes count
 
-        reply = _capability_rejection(srv, body) or srv._pop_scripted()
+        reply = srv.capability_rejection(body) or srv._pop_scripted()
         reply = await srv._settle(reply, body)
         if reply.kind == "reset":
             reply = Reply.error(500, "The server had an error processing your request (fake)")

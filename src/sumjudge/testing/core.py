@@ -110,6 +110,23 @@ class ServerCore(ServerOptions):
         self._count(request.path, requests=1)
         return body
 
+    def capability_rejection(self, body: Mapping[str, Any]) -> Reply | None:
+        """The error a server without a requested feature answers, or None."""
+        srv = self
+        rf = body.get("response_format")
+        if (
+            srv.json_schema_support != "native"
+            and isinstance(rf, Mapping)
+            and rf.get("type") == "json_schema"
+        ):
+            status = 500 if srv.json_schema_support == "reject_500" else 400
+            return Reply.error(status, "response_format type 'json_schema' is not supported")
+        if srv.logprobs_support == "reject_400" and body.get("logprobs"):
+            return Reply.error(400, "logprobs are not supported by this model", code="logprobs")
+        if body.get("stream"):
+            return Reply.error(400, "stream=true is not supported by FakeOpenAIServer")
+        return None
+
     def _pop_scripted(self) -> Reply | None:
         with self._lock:
             return self._queue.popleft() if self._queue else None

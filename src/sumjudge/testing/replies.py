@@ -8,7 +8,16 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["BROKEN_BODY", "FAULTS", "TOKEN_RE", "Reply", "Responder", "apply_fault", "tokenize"]
+__all__ = [
+    "BROKEN_BODY",
+    "FAULTS",
+    "TOKEN_RE",
+    "Reply",
+    "Responder",
+    "apply_fault",
+    "error_payload",
+    "tokenize",
+]
 
 #: Words, single digits, whitespace runs and any other single character: covers text exactly.
 TOKEN_RE = re.compile(r"[^\W\d_]+|\d|\s+|\S")
@@ -162,3 +171,14 @@ def apply_fault(
     return Reply(
         "content", content=content, finish_reason=reply.finish_reason, logprobs=reply.logprobs
     )
+
+
+def error_payload(reply: Reply) -> dict[str, Any]:
+    """The OpenAI error body `{"error": {"message", "type", "param", "code"}}` of `reply`."""
+    error = {
+        "message": reply.message,
+        "type": reply.error_type,
+        "param": None,
+        "code": reply.error_code,
+    }
+    return {"error": error}

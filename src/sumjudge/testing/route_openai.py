@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .replies import BROKEN_BODY, Reply, apply_fault, tokenize
+from .replies import BROKEN_BODY, Reply, apply_fault, error_payload, tokenize
 
 if TYPE_CHECKING:
     from .core import ServerCore
@@ -27,17 +27,6 @@ def add_routes(app: web.Application, srv: ServerCore) -> None:
     """Serve `POST /v1/chat/completions` and `GET /v1/models` from `srv`."""
     app.router.add_post("/v1/chat/completions", partial(_handle_chat, srv))
     app.router.add_get("/v1/models", partial(_handle_models, srv))
-
-
-def error_payload(reply: Reply) -> dict[str, Any]:
-    """The OpenAI error body `{"error": {"message", "type", "param", "code"}}` of `reply`."""
-    error = {
-        "message": reply.message,
-        "type": reply.error_type,
-        "param": None,
-        "code": reply.error_code,
-    }
-    return {"error": error}
 
 
 async def handle_not_found(request: web.Request) -> web.Response:
@@ -61,7 +50,7 @@ async def _handle_chat(srv: ServerCore, request: web.Request) -> web.StreamRespo
         return srv._error(path, not_json, error_payload)
     # Script, fault and jitter are drawn in arrival order, before the latency sleep, so a
     # seeded run is reproducible and scripted replies match the order requests were sent.
-    reply = _capability_rejection(srv, body)
+    reply = srv.capability_rejection(body)
     fault: str | None = None
     if reply is None:
         reply = srv._pop_scripted()
@@ -89,22 +78,6 @@ async def _handle_chat(srv: ServerCore, request: web.Request) -> web.StreamRespo
         srv._count(path, errors=1)
         return web.Response(status=200, text=BROKEN_BODY, content_type="application/json")
     return _completion(srv, path, body, reply)
-
-
-def _capability_rejection(srv: ServerCore, body: Mapping[str, Any]) -> Reply | None:
-    rf = body.get("response_format")
-    if (
-        srv.json_schema_support != "native"
-        and isinstance(rf, Mapping)
-        and rf.get("type") == "json_schema"
-    ):
-        status = 500 if srv.json_schema_support == "reject_500" else 400
-        return Reply.error(status, "response_format type 'json_schema' is not supported")
-    if srv.logprobs_support == "reject_400" and body.get("logprobs"):
-        return Reply.error(400, "logprobs are not supported by this model", code="logprobs")
-    if body.get("stream"):
-        return Reply.error(400, "stream=true is not supported by FakeOpenAIServer")
-    return None
 
 
 def _completion(srv: ServerCore, path: str, body: Mapping[str, Any], reply: Reply) -> web.Response:
