@@ -231,6 +231,7 @@ def _regressions(
                 "candidate": cv,
                 "base_explanation": bm.explanation,
                 "candidate_explanation": cm.explanation,
+                "p_not_worse": _p_not_worse(bm, cm),
             }
         if fell or worst >= 1:
             out.append(
@@ -242,7 +243,51 @@ def _regressions(
                     base_summary=b.summary,
                     candidate_summary=c.summary,
                     severity=(fell, worst),
+                    within_uncertainty=_within_uncertainty(b, c, shown, compared, drop),
                 )
             )
     out.sort(key=lambda r: r.severity, reverse=True)
     return out
+
+
+#: A drop is within one item's uncertainty when, drawing each side's score from its
+#: distribution, the candidate is at least as good as the base this often.
+NOISE_P = 0.25
+
+
+def _p_not_worse(base: MetricValue, candidate: MetricValue) -> float | None:
+    """P(candidate score >= base score), the two scores drawn from their distributions."""
+    pb, pc = base.distribution, candidate.distribution
+    if not pb or not pc:
+        return None
+    p = sum(b * c for i, b in pb.items() for j, c in pc.items() if j >= i)
+    return round(p, 4)
+
+
+def _within_uncertainty(
+    b: Item, c: Item, shown: dict[str, dict[str, Any]], compared: dict[str, str], drop: float
+) -> bool | None:
+    """Whether the regression could be judge noise alone (None: no distributions to tell).
+
+    True when every metric that fell by the regression drop has P(not worse) of at least
+    `NOISE_P`, and a fallen rating was marked uncertain on either side.
+    """
+    fallen = [
+        v
+        for name, v in shown.items()
+        if v["base"] is not None
+        and v["candidate"] is not None
+        and (v["base"] - v["candidate"]) >= regression_drop(name, drop)
+    ]
+    rating_fell = (
+        b.rating in RATINGS
+        and c.rating in RATINGS
+        and RATINGS.index(str(c.rating)) > RATINGS.index(str(b.rating))
+    )
+    if any(v["p_not_worse"] is None for v in fallen) or (rating_fell and c.uncertain is None):
+        return None
+    if not fallen and not rating_fell:
+        return None
+    metrics_noise = all(v["p_not_worse"] >= NOISE_P for v in fallen)
+    rating_noise = not rating_fell or bool(b.uncertain or c.uncertain)
+    return metrics_noise and rating_noise

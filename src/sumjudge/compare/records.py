@@ -40,6 +40,7 @@ class MetricValue:
     score: float | None
     weighted: float | None = None
     explanation: str = ""
+    distribution: dict[int, float] | None = None
 
 
 @dataclass
@@ -56,12 +57,14 @@ class Item:
         group: the source document (`source_id`, else the source hash), for the bootstrap.
         summary: the summary text when the record carries it.
         explanation: the record's global explanation, if any.
+        uncertain: the record's `uncertain` flag (docs/noise.md), when it has one.
     """
 
     index: int
     id: str | None
     status: str
     rating: str | None = None
+    uncertain: bool | None = None
     metrics: dict[str, MetricValue] = field(default_factory=dict)
     source_key: str | None = None
     group: str | None = None
@@ -137,6 +140,8 @@ def _item(record: Mapping[str, Any], pos: int) -> Item:
         rating = body.get("relevancy_rating")
         item.rating = str(rating) if rating is not None else None
         item.explanation = str(body.get("global_explanation") or "")
+        flag = body.get("uncertain")
+        item.uncertain = flag if isinstance(flag, bool) else None
         for metric, value in body.items():
             if metric not in _SPEC_KEYS and isinstance(value, Mapping):
                 _metric(item, metric, value)
@@ -160,7 +165,21 @@ def _metric(item: Item, name: str, value: Mapping[str, Any]) -> None:
         score=_number(value.get("score")),
         weighted=_number(value.get("weighted_score")),
         explanation=str(explanation),
+        distribution=_distribution(value.get("distribution")),
     )
+
+
+def _distribution(value: Any) -> dict[int, float] | None:
+    """A metric's `distribution` (`{"1": p1, ...}`, docs/noise.md), or None."""
+    if not isinstance(value, Mapping) or not value:
+        return None
+    out: dict[int, float] = {}
+    for key, p in value.items():
+        number = _number(p)
+        if not str(key).isdigit() or number is None:
+            return None
+        out[int(key)] = number
+    return out
 
 
 def _flat_item(row: Mapping[str, Any], pos: int) -> Item:

@@ -108,6 +108,9 @@ class Regression:
         base_summary: the base summary text, when the records carry it.
         candidate_summary: the candidate summary text, when the records carry it.
         severity: for ordering, worst first (rating levels fallen, then the largest drop).
+        within_uncertainty: whether the fall could be judge noise alone: each metric's
+            `p_not_worse` (from the two `distribution`s) is at least 0.25 and a fallen
+            rating was marked uncertain; None when the records carry no distributions.
     """
 
     id: str
@@ -117,6 +120,7 @@ class Regression:
     base_summary: str | None = None
     candidate_summary: str | None = None
     severity: tuple[int, float] = (0, 0.0)
+    within_uncertainty: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -229,6 +233,8 @@ def comparison_markdown(result: Comparison, *, max_regressions: int = 20) -> str
         lines += ["|---|---|---|---:|---:|---|"]
         for reg in shown:
             rating = f"{reg.base_rating or '-'} → {reg.candidate_rating or '-'}"
+            if reg.within_uncertainty:
+                rating += " (within uncertainty)"
             for name, v in reg.metrics.items():
                 if v["base"] is None or v["candidate"] is None or v["candidate"] >= v["base"]:
                     continue

@@ -140,7 +140,9 @@ def _regressions(result: Comparison, limit: int) -> str:
     blocks = [
         f'<details class="regression"{" open" if i < 5 else ""}><summary><span class="id">'
         f"{esc(reg.id)}</span> {esc(reg.base_rating or '-')} → "
-        f"{esc(reg.candidate_rating or '-')}</summary><div class=pair>"
+        f"{esc(reg.candidate_rating or '-')}"
+        + (' <span class="muted">(within uncertainty)</span>' if reg.within_uncertainty else "")
+        + "</summary><div class=pair>"
         + _side("base", reg.base_rating, reg.base_summary, reg, "base")
         + _side("candidate", reg.candidate_rating, reg.candidate_summary, reg, "candidate")
         + "</div></details>"
