@@ -1,10 +1,12 @@
-"""`batch_api=True` with an anthropic/ judge: `messages.batches` against the fake server."""
+"""`batch_api=True` with anthropic/ and google/ judges: `messages.batches` and Gemini batch
+mode against the fake server, each through its real SDK."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -13,8 +15,32 @@ from sumjudge.batch import BatchOptions
 from sumjudge.cost import Price
 from sumjudge.testing import FakeOpenAIServer, Reply
 
-pytest.importorskip("anthropic")
 
+class Provider(NamedTuple):
+    sdk: str  # the SDK the test needs
+    model: str  # the judge, "provider/model"
+    busy: Reply  # a retryable per-request error of that provider
+
+
+def _has(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+PROVIDERS = [
+    pytest.param(
+        Provider("anthropic", "anthropic/claude-fake", Reply.error(529, "overloaded")),
+        id="anthropic",
+        marks=pytest.mark.skipif(not _has("anthropic"), reason="anthropic not installed"),
+    ),
+    pytest.param(
+        Provider("google.genai", "google/gemini-fake", Reply.error(503, "unavailable")),
+        id="gemini",
+        marks=pytest.mark.skipif(not _has("google.genai"), reason="google-genai not installed"),
+    ),
+]
 NO_WAIT = RetryPolicy(initial_delay=0, max_delay=0, max_retry_after=0, jitter=False)
 ITEMS = [
     SummaryData(
@@ -33,10 +59,12 @@ def server() -> Any:
         yield srv
 
 
-def evaluator(srv: FakeOpenAIServer, tmp: Path, cache: str, *, batch: bool = True) -> Any:
+def evaluator(
+    provider: Provider, srv: FakeOpenAIServer, tmp: Path, cache: str, *, batch: bool = True
+) -> Any:
     options = BatchOptions(poll_interval=0.02, jobs_dir=tmp / "jobs") if batch else False
     return SummarizationEvaluator(
-        "anthropic/claude-fake",
+        provider.model,
         model_credentials="k",
         base_url=srv.url,
         retry_policy=NO_WAIT,
@@ -56,30 +84,35 @@ async def run(ev: SummarizationEvaluator) -> list[dict[str, Any]]:
     return out
 
 
-async def test_same_output_as_online_through_message_batches(
-    server: FakeOpenAIServer, tmp_path: Path
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_same_output_as_online_through_the_batch_endpoint(
+    provider: Provider, server: FakeOpenAIServer, tmp_path: Path
 ) -> None:
-    ev = evaluator(server, tmp_path, "b")
+    ev = evaluator(provider, server, tmp_path, "b")
     batch = await run(ev)
     assert ev.last_batch is not None and (ev.last_batch.batches, ev.last_batch.submitted) == (1, 12)
     ((_, first), *_) = next(iter(server.batches.jobs.values())).requests
-    assert first["model"] == "claude-fake"
-    assert await run(evaluator(server, tmp_path, "o", batch=False)) == batch
+    assert first["model"] == provider.model.split("/", 1)[1]
+    assert await run(evaluator(provider, server, tmp_path, "o", batch=False)) == batch
 
 
-async def test_repair_round_and_an_overloaded_request_sent_again(
-    server: FakeOpenAIServer, tmp_path: Path
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_repair_round_and_a_busy_request_sent_again(
+    provider: Provider, server: FakeOpenAIServer, tmp_path: Path
 ) -> None:
-    server.enqueue(Reply.text("no JSON today"), Reply.error(529, "overloaded"))
-    ev = evaluator(server, tmp_path, "b")
+    server.enqueue(Reply.text("no JSON today"), provider.busy)
+    ev = evaluator(provider, server, tmp_path, "b")
     records = await run(ev)
     assert ev.last_batch is not None and ev.last_batch.rounds == 2
     assert [len(j.requests) for j in server.batches.jobs.values()] == [12, 2]
     assert all(r["status"] == "ok" for r in records)
 
 
-async def test_expired_requests_are_sent_again(server: FakeOpenAIServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_expired_requests_are_sent_again(
+    provider: Provider, server: FakeOpenAIServer, tmp_path: Path
+) -> None:
     server.batches.expire_next, server.batches.expire_after = 1, 4
-    records = await run(evaluator(server, tmp_path, "b"))
+    records = await run(evaluator(provider, server, tmp_path, "b"))
     assert [len(j.requests) for j in server.batches.jobs.values()] == [12, 8]
     assert all(r["status"] == "ok" for r in records)
