@@ -117,24 +117,22 @@ class SlidingWindow:
         self.field = field
         self._clock = clock
         self._entries: deque[Ticket] = deque()
+        self.total = 0.0  # what the entries in the window hold, kept as they come and go
 
     def _amount(self, ticket: Ticket) -> float:
         return float(getattr(ticket, self.field))
 
-    def used(self) -> float:
-        """Units charged within the window that ends now."""
-        self._expire(self._clock())
-        return sum(self._amount(t) for t in self._entries)
-
     def _expire(self, now: float) -> None:
         while self._entries and self._entries[0].at <= now - self.span:
-            self._entries.popleft()
+            self.total -= self._amount(self._entries.popleft())
+        if not self._entries:
+            self.total = 0.0  # no drift from float sums
 
     def wait_time(self, amount: float) -> float:
         """Seconds until `amount` more fits in the window (0: now)."""
         now = self._clock()
         self._expire(now)
-        total = sum(self._amount(t) for t in self._entries)
+        total = self.total
         if not self._entries or total + amount <= self.limit:
             return 0.0
         for ticket in self._entries:  # oldest first: when does enough of it expire?
@@ -147,6 +145,13 @@ class SlidingWindow:
         """Count `ticket` in the window (the caller adds each ticket once)."""
         if not self._entries or self._entries[-1] is not ticket:
             self._entries.append(ticket)
+            self.total += self._amount(ticket)
+
+    def adjust(self, ticket: Ticket, delta: float) -> None:
+        """`ticket`'s amount changed by `delta`: count it, if the ticket is still in the window."""
+        # Entries leave from the front in time order: one at or after the front is still in.
+        if self._entries and ticket.at >= self._entries[0].at:
+            self.total += delta
 
 
 class RateLimiter:
@@ -246,4 +251,6 @@ class RateLimiter:
             return
         self.tokens[0].give(-extra_tokens)
         if ticket is not None:
-            ticket.tokens = max(0.0, ticket.tokens + extra_tokens)
+            new = max(0.0, ticket.tokens + extra_tokens)
+            self.tokens[1].adjust(ticket, new - ticket.tokens)
+            ticket.tokens = new
