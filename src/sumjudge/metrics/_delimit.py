@@ -22,6 +22,7 @@ although with the code they close nothing.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import re
@@ -45,6 +46,9 @@ _TAG = re.compile(
 )
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def plain(text: str) -> str:
     """`text` as compared with delimiters: NFKC, HTML-unescaped, folded, no gaps."""
     previous = None
@@ -52,9 +56,12 @@ def plain(text: str) -> str:
         previous = text
         text = html.unescape(unicodedata.normalize("NFKC", text))
     text = text.casefold()
+    if text.isascii():  # no format characters possible: only the spaces go (fast path)
+        return _SPACES.sub("", text)
     return "".join(c for c in text if not c.isspace() and unicodedata.category(c) != "Cf")
 
 
+@functools.lru_cache(maxsize=256)  # every metric of an item seals the same texts
 def seal(primary: str, *others: str) -> str:
     """The code of one prompt's delimiters: stable for `primary`, absent from every text.
 
