@@ -72,3 +72,36 @@ async def test_without_chunking_the_same_conversation_fails_before_any_call() ->
     (record,) = [r async for r in ev.evaluate_batch([ITEM])]
     assert record.status == "failed" and judge.requests == []
     assert "context window" in record.failures[0]["reason"]
+
+
+def _long_evaluator(judge: ScriptedJudge, long_source: str) -> AutoEvaluator:
+    return AutoEvaluator(
+        judge,
+        sections=SECTIONS,
+        metrics=["accuracy", "adherence", "completeness"],
+        context_window=WINDOW,
+        long_source=long_source,
+        retry_policy=NO_WAIT,
+    )
+
+
+async def test_the_dry_run_counts_what_judging_by_parts_sends() -> None:
+    judge = ScriptedJudge(responder=_answer)
+    ev = _long_evaluator(judge, "chunked")
+    _ = [r async for r in ev.evaluate_batch([ITEM])]
+    sent = [r for r in judge.requests if not r.task.startswith("rubric")]
+    fresh = _long_evaluator(ScriptedJudge(responder=_answer), "chunked")
+    estimate = fresh.estimate_cost([ITEM])
+    rubric_requests = sum(r.task.startswith("rubric") for r in judge.requests)
+    assert estimate.requests == len(sent) + rubric_requests
+    assert any("judged by parts" in n for n in estimate.notes)
+    # The notes and the excerpt are counted at their size, not the whole transcript's.
+    whole = _long_evaluator(ScriptedJudge(responder=_answer), "fail").plan_requests(ITEM)
+    assert estimate.prompt_tokens < 3 * sum(estimate_tokens(r.prompt_text()) for r in whole)
+
+
+def test_the_dry_run_counts_nothing_for_an_item_that_will_fail() -> None:
+    ev = _long_evaluator(ScriptedJudge(responder=_answer), "fail")
+    estimate = ev.estimate_cost([ITEM])
+    assert (estimate.items, estimate.requests, estimate.prompt_tokens) == (1, 0, 0)
+    assert any("will fail before any call" in n for n in estimate.notes)

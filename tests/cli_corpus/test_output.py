@@ -330,7 +330,9 @@ def test_dry_run_needs_no_key_and_lists_items_that_do_not_fit(
     assert "1 item(s) do not fit openai/gpt-4o-mini's context window of 3000 tokens" in err
     assert "--long-source chunked" in err and "row 1 (id m1): ~" in err
     doc = json.loads(out)
-    assert doc["requests"] == 12 and doc["context_window"] == 3000
+    # The item that does not fit fails before any call: only the other two are counted.
+    assert doc["requests"] == 8 and doc["context_window"] == 3000
+    assert any("will fail before any call" in n for n in doc["notes"])
     assert [u["index"] for u in doc["over_context_window"]] == [1]
     assert doc["over_context_window"][0]["needed_tokens"] > 3000
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -155,6 +156,24 @@ async def test_chunked_long_source_states_strategy_and_coverage() -> None:
     # chunks cover the source exactly, in order, with nothing dropped
     chunks = split_chunks(source, 300)
     assert "".join(c.text for c in chunks) == source[chunks[0].start :]
+
+
+async def test_the_dry_run_of_a_long_source_counts_its_parts() -> None:
+    def respond(request: object) -> dict[str, object]:
+        if request.task.startswith("chunk_notes"):  # type: ignore[attr-defined]
+            return {"key_points": ["Part point one."]}
+        return {"explanation": "Fine.", "score": 3}
+
+    source = "Budi reviewed the vendor contract and the invoice schedule in detail. " * 150
+    item = SummaryData(input=source, summary="Budi reviewed the contract.")
+    options: dict[str, Any] = {"retry_policy": NO_WAIT, "context_window": 3000, "logprobs": False}
+    j = ScriptedJudge(responder=respond)
+    ev = SummarizationEvaluator(j, long_source="chunked", **options)
+    estimate = ev.estimate_cost([item])
+    _ = [r async for r in ev.evaluate_batch([item])]
+    assert estimate.requests == len(j.requests) > 4
+    failing = SummarizationEvaluator(ScriptedJudge(responder=respond), **options)
+    assert failing.estimate_cost([item]).requests == 0
 
 
 async def test_failed_metric_reply_is_not_replayed_from_cache(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from ..metrics.consistency import (
     derived_version,
 )
 from ..plan import MetricPlan
-from ..protocol import Judge
+from ..protocol import Judge, JudgeRequest
 from ..runner import describe_error
 from ..text import split_sentences
 from ..types import (
@@ -289,9 +289,17 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
         self, item: ConversationItem, prepared: Any, window: int, run: ItemRun
     ) -> tuple[AutoEvalResult, dict[str, Any]]:
         """Judge a transcript beyond the window by parts (see `evaluators/longsource.py`)."""
-        from .longsource import judge_conversation_long
+        from .longconversation import judge_conversation_long
 
         return await judge_conversation_long(self, item, prepared, window, run)
+
+    def long_requests(
+        self, item: ConversationItem, prepared: Any, window: int
+    ) -> list[JudgeRequest]:
+        """The first-try requests `judge_long` would send (for a dry run)."""
+        from .longconversation import conversation_long_requests
+
+        return conversation_long_requests(self, item, prepared, window)
 
 
 def _load_sections(

@@ -25,6 +25,7 @@ from ..protocol import Judge, JudgeRequest
 from ..ratelimit import RateLimiter
 from ..runner import JudgeCaller, RetryPolicy, run_items
 from ..tokens import ContextFit, check_context
+from .estimate import estimate_items
 from .execute import ItemRun, Stages, flatten, indexed
 from .options import open_cache
 from .panel import (
@@ -32,7 +33,6 @@ from .panel import (
     build_members,
     member_limiters,
     panel_costs,
-    panel_estimate,
     panel_execute,
     panel_identity,
     total_stats,
@@ -167,6 +167,10 @@ class Evaluator(Generic[ItemT, ResultT]):
         """Judge an item whose source does not fit (`long_source="chunked"`)."""
         raise ConfigError(f"long_source='chunked' is not available for {type(self).__name__}")
 
+    def long_requests(self, item: ItemT, prepared: Any, window: int) -> list[JudgeRequest]:
+        """The first-try requests `judge_long` would send (for a dry run)."""
+        raise ConfigError(f"long_source='chunked' is not available for {type(self).__name__}")
+
     def meta_base(self) -> dict[str, Any]:
         """The `meta` every record of a batch starts with."""
         meta: dict[str, Any] = {"judge": self.judge_name, "metric_versions": self.metric_versions}
@@ -184,11 +188,12 @@ class Evaluator(Generic[ItemT, ResultT]):
     panel_aggregate = "median"
     """How a panel's scores become one (see `evaluators/panel.py`)."""
 
-    def _callers(self) -> list[JudgeCaller]:
+    def callers(self) -> list[JudgeCaller]:
+        """The callers that send this evaluator's requests (one per panel member)."""
         return [m.caller for m in self.members] or [self.caller]
 
     def _refused(self) -> str | None:  # a panel stops once every member refused
-        return all_refused(self._callers())
+        return all_refused(self.callers())
 
     # -- one item -----------------------------------------------------------------------------
     async def _judge(self, item: ItemT, run: ItemRun) -> tuple[ResultT, dict[str, Any] | None]:
@@ -277,7 +282,7 @@ class Evaluator(Generic[ItemT, ResultT]):
         """
         run = summary if summary is not None else RunSummary()
         self.last_summary = run
-        before = total_stats(self._callers())
+        before = total_stats(self.callers())
         befores = {m.name: replace(m.caller.stats) for m in self.members}
         if max_cost is not None and self.price is None:
             raise ConfigError(
@@ -296,7 +301,7 @@ class Evaluator(Generic[ItemT, ResultT]):
                 return f"the judge refused the API key: {refused}"
             if max_cost is None:
                 return None
-            spent = total_stats(self._callers()).cost_usd - before.cost_usd
+            spent = total_stats(self.callers()).cost_usd - before.cost_usd
             if spent >= max_cost:
                 return f"max cost ${max_cost:g} reached (${spent:.4f} spent)"
             return None
@@ -315,10 +320,10 @@ class Evaluator(Generic[ItemT, ResultT]):
             indexed(items, skip, run), work, concurrency=concurrency, stop=stop, on_stop=not_run
         ):
             run.count(record.status)
-            run.absorb(total_stats(self._callers()), before)
+            run.absorb(total_stats(self.callers()), before)
             self.last_panel_costs = panel_costs(self.members, befores)
             yield record
-        run.absorb(total_stats(self._callers()), before)
+        run.absorb(total_stats(self.callers()), before)
         self.last_panel_costs = panel_costs(self.members, befores)
         run.key_refused = self._refused() is not None
         run.stopped = stop() if run.not_run or run.key_refused else None
@@ -357,25 +362,10 @@ class Evaluator(Generic[ItemT, ResultT]):
     def estimate_cost(self, items: Iterable[Any]) -> CostEstimate:
         """A dry run: the requests, tokens and cost a batch would need; no judge is called.
 
-        Requests already in the response cache are counted as free.
+        Requests already in the response cache are counted as free; a source beyond the
+        window counts what its `long_source` strategy would send (see `estimate.py`).
         """
-        estimate = CostEstimate(price=self.price)
-        for index, raw in enumerate(items):
-            if isinstance(raw, DataError):
-                estimate.invalid_items += 1
-                continue
-            try:
-                item = self.coerce(raw, index)
-            except DataError:
-                estimate.invalid_items += 1
-                continue
-            prepared = self.prepare_estimate(item, estimate)
-            requests = requests_of(flatten(self.plan(item, prepared)))
-            for caller in self._callers():  # every panel member sends them all
-                estimate.add_item(requests, [caller.cached(r) for r in requests])
-        if self.members:
-            panel_estimate(self.members, estimate)
-        return estimate
+        return estimate_items(self, items)
 
     # -- lifecycle ----------------------------------------------------------------------------
     async def aclose(self) -> None:

@@ -23,23 +23,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..cost import ASSUMED_COMPLETION_TOKENS
 from ..metrics import SUMMARY_METRICS
 from ..metrics._base import JudgeOptions
-from ..metrics._conversation import ConversationContext
 from ..metrics.chunk_notes import notes_request, notes_text, read_notes
-from ..metrics.transcript import render_turn
-from ..plan import Call, MetricPlan, requests_of
-from ..protocol import Capabilities
+from ..plan import Call, requests_of
+from ..protocol import Capabilities, JudgeRequest
 from ..text import split_sentences
 from ..tokens import CHARS_PER_TOKEN, estimate_tokens
-from ..types import (
-    AutoEvalResult,
-    ConversationItem,
-    MetricOutcome,
-    MetricResult,
-    SummaryData,
-    SummaryResult,
-)
+from ..types import MetricResult, SummaryData, SummaryResult
 from .execute import ItemRun, Stages, flatten
 
 
@@ -62,43 +54,16 @@ class SummaryJudging(Protocol):
         ...
 
 
-class ConversationJudging(Protocol):
-    """What the strategy needs of the autoevaluator."""
-
-    metrics: list[str]
-    language: str | None
-    max_tokens: int
-
-    @property
-    def metric_versions(self) -> dict[str, str]: ...
-
-    def context(
-        self, item: ConversationItem, directives: Any, transcript: str | None = None
-    ) -> ConversationContext:
-        """What the metric plans need (`transcript`: shown instead of the turns)."""
-        ...
-
-    def metric_plans(self, ctx: ConversationContext) -> list[MetricPlan[Any]]:
-        """The judged metrics' plans for one context."""
-        ...
-
-    def is_derived(self, metric: str) -> bool:
-        """Whether `metric` is read off another metric's result."""
-        ...
-
-    def assemble(self, item: ConversationItem, results: dict[str, Any]) -> AutoEvalResult:
-        """The item's result from its metrics' results."""
-        ...
-
-
 __all__ = [
     "Chunk",
     "excerpt_text",
-    "judge_conversation_long",
     "judge_summary_long",
+    "notes_calls",
     "select_excerpts",
     "split_chunks",
+    "stand_in_notes",
     "summary_claims",
+    "summary_long_requests",
 ]
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -199,10 +164,16 @@ def excerpt_text(chunks: Sequence[Chunk], selected: Sequence[int]) -> str:
     return head + "\n[...]\n".join(f"[part {i + 1}/{total}]\n{chunks[i].text}" for i in selected)
 
 
-async def judge_summary_long(
-    evaluator: SummaryJudging, item: SummaryData, window: int, run: ItemRun
-) -> tuple[SummaryResult, dict[str, Any]]:
-    """Judge `item` by chunks: excerpts per claim, and notes per chunk for relevance."""
+@dataclass(frozen=True)
+class _SummaryParts:
+    """How a long source is shown: its chunks, and the excerpts chosen for the claims."""
+
+    chunks: list[Chunk]
+    selected: list[int]
+    excerpts: str
+
+
+def _summary_parts(evaluator: SummaryJudging, item: SummaryData, window: int) -> _SummaryParts:
     # Everything but the source: system message, instructions, summary, reply budget,
     # plus room for the excerpt headers.
     bare = SummaryData(input=".", summary=item.summary)
@@ -212,22 +183,39 @@ async def judge_summary_long(
     budget = max(300, window - fixed - evaluator.options.max_tokens - 200)
     chunks = split_chunks(item.input, min(budget // 2, 8000))
     selected = select_excerpts(summary_claims(item.summary), chunks, budget)
-    excerpts = excerpt_text(chunks, selected)
+    return _SummaryParts(chunks, selected, excerpt_text(chunks, selected))
+
+
+def notes_calls(texts: Sequence[str], language: str | None) -> list[Call[list[str]]]:
+    """One key-point notes call per part of a long source."""
+    return [
+        Call(notes_request(i, t, len(texts), language), read_notes) for i, t in enumerate(texts)
+    ]
+
+
+def stand_in_notes(parts: int) -> str:
+    """Notes of the size a dry run assumes each part's reply has, for sizing the next request."""
+    point = "key point " * int(ASSUMED_COMPLETION_TOKENS * CHARS_PER_TOKEN / 10)
+    return notes_text([[point]] * parts)
+
+
+async def judge_summary_long(
+    evaluator: SummaryJudging, item: SummaryData, window: int, run: ItemRun
+) -> tuple[SummaryResult, dict[str, Any]]:
+    """Judge `item` by chunks: excerpts per claim, and notes per chunk for relevance."""
+    parts = _summary_parts(evaluator, item, window)
+    chunks, selected = parts.chunks, parts.selected
     seen = sum(chunks[i].end - chunks[i].start for i in selected) / max(1, len(item.input))
     names = evaluator.enabled_metrics
     direct = [m for m in names if m != "relevance"]
     results: dict[str, Any] = {}
     if direct:
-        excerpt_plan = _only(evaluator, item, excerpts, direct)
-        results.update(await run.execute(excerpt_plan))
-    notes_calls = 0
+        results.update(await run.execute(_only(evaluator, item, parts.excerpts, direct)))
+    notes_made = 0
     if "relevance" in names:
-        language = evaluator.options.language
-        calls = [
-            Call(notes_request(c.index, c.text, len(chunks), language), read_notes) for c in chunks
-        ]
+        calls = notes_calls([c.text for c in chunks], evaluator.options.language)
         notes = await asyncio.gather(*(run.ask(c) for c in calls))
-        notes_calls = len(notes)
+        notes_made = len(notes)
         failed = next((n for n in notes if n.value is None), None)
         if failed is not None:
             results["relevance"] = MetricResult(
@@ -249,9 +237,28 @@ async def judge_summary_long(
         "source_seen_fraction": seen_by,
         "note": "consistency/coherence/fluency judged on the excerpts most relevant to the "
         "summary's claims; relevance judged on key-point notes of every part",
-        "notes_calls": notes_calls,
+        "notes_calls": notes_made,
     }
     return evaluator.assemble(item, results), context
+
+
+def summary_long_requests(
+    evaluator: SummaryJudging, item: SummaryData, window: int
+) -> list[JudgeRequest]:
+    """The first-try requests `judge_summary_long` sends, for a dry run.
+
+    The relevance request depends on the notes' replies; it is sized with `stand_in_notes`.
+    """
+    parts = _summary_parts(evaluator, item, window)
+    names = evaluator.enabled_metrics
+    direct = [m for m in names if m != "relevance"]
+    requests = requests_of(flatten(_only(evaluator, item, parts.excerpts, direct)))
+    if "relevance" in names:
+        calls = notes_calls([c.text for c in parts.chunks], evaluator.options.language)
+        digest = stand_in_notes(len(calls))
+        requests += [c.request for c in calls]
+        requests += requests_of(flatten(_only(evaluator, item, digest, ["relevance"])))
+    return requests
 
 
 def _only(
@@ -260,109 +267,3 @@ def _only(
     """The default-layout plans of `metrics`, judged against `source` in place of the item's."""
     o, caps = evaluator.options, evaluator.capabilities
     return [[SUMMARY_METRICS[m].plan(source, item.summary, o, caps) for m in metrics]]
-
-
-# --------------------------------------------------------------------------- conversations
-#
-# For a transcript that does not fit: each turn is a unit. Accuracy, adherence and
-# consistency are judged on the turns most relevant to the summary's claims (chosen as
-# for summaries, within the budget), shown under their numbers in the whole transcript
-# with "[...]" where turns are left out, so cited turn numbers keep their meaning and
-# quotes are still verified against the whole transcript. Completeness must see what the
-# whole transcript holds, so it is judged on key-point notes of every part.
-
-
-async def judge_conversation_long(
-    evaluator: ConversationJudging,
-    item: ConversationItem,
-    prepared: Any,
-    window: int,
-    run: ItemRun,
-) -> tuple[AutoEvalResult, dict[str, Any]]:
-    """Judge a conversation by parts: relevant turns for most metrics, notes for completeness."""
-    lines = [render_turn(n, t) for n, t in enumerate(item.turns, 1)]
-    bare = evaluator.context(item, prepared, transcript=".")
-    fixed = max(
-        (estimate_tokens(r.prompt_text()) for r in requests_of(evaluator.metric_plans(bare))),
-        default=0,
-    )
-    budget = max(300, window - fixed - evaluator.max_tokens - 200)
-    units = [Chunk(i, 0, len(line), line) for i, line in enumerate(lines)]
-    summary = "\n".join(t for t in item.sections.values() if t.strip())
-    selected = select_excerpts(summary_claims(summary), units, budget)
-    excerpt = _turn_excerpt(lines, selected)
-    wanted = [m for m in evaluator.metrics if not evaluator.is_derived(m)]
-    results: dict[str, Any] = {}
-    on_excerpt = [m for m in wanted if m != "completeness"]
-    if on_excerpt:
-        ctx = evaluator.context(item, prepared, transcript=excerpt)
-        plans = [p for p in evaluator.metric_plans(ctx) if p.metric in on_excerpt]
-        results.update(await run.execute([plans]))
-    notes_calls, parts = 0, _parts(lines, min(budget // 2, 8000))
-    if "completeness" in wanted:
-        language = evaluator.language
-        calls = [
-            Call(notes_request(i, text, len(parts), language), read_notes)
-            for i, text in enumerate(parts)
-        ]
-        notes = await asyncio.gather(*(run.ask(c) for c in calls))
-        notes_calls = len(notes)
-        failed = next((n for n in notes if n.value is None), None)
-        if failed is not None:
-            version = evaluator.metric_versions["completeness"]
-            error = f"chunk notes failed: {failed.error}"
-            results["completeness"] = MetricOutcome("completeness", version, error=error)
-        else:
-            digest = notes_text([n.value or [] for n in notes])
-            ctx = evaluator.context(item, prepared, transcript=digest)
-            plans = [p for p in evaluator.metric_plans(ctx) if p.metric == "completeness"]
-            results.update(await run.execute([plans]))
-    total = sum(len(line) for line in lines) or 1
-    seen = round(sum(len(lines[i]) for i in selected) / total, 4)
-    context = {
-        "strategy": "chunked",
-        "context_window": window,
-        "chunks": len(parts),
-        "excerpt_turns": [i + 1 for i in selected],
-        "source_seen_fraction": {m: 1.0 if m == "completeness" else seen for m in wanted},
-        "note": "accuracy, adherence and consistency judged on the turns most relevant to the "
-        "summary's claims (numbered as in the whole transcript); completeness judged on "
-        "key-point notes of every part",
-        "notes_calls": notes_calls,
-    }
-    return evaluator.assemble(item, results), context
-
-
-def _turn_excerpt(lines: Sequence[str], selected: Sequence[int]) -> str:
-    """The selected turn lines, with "[...]" wherever turns are left out."""
-    head = (
-        f"[Excerpt of a transcript too long to show whole: {len(selected)} of {len(lines)} "
-        "turns, chosen as the most relevant to the summary's claims, under their numbers in "
-        "the whole transcript. [...] marks turns left out.]"
-    )
-    out, last = [head], -1
-    for i in selected:
-        if i != last + 1:
-            out.append("[...]")
-        out.append(lines[i])
-        last = i
-    if last != len(lines) - 1:
-        out.append("[...]")
-    return "\n".join(out)
-
-
-def _parts(lines: Sequence[str], max_tokens: int) -> list[str]:
-    """Consecutive groups of whole turn lines of at most ~`max_tokens` tokens each."""
-    limit = max(200, int(max_tokens * CHARS_PER_TOKEN))
-    parts: list[str] = []
-    current: list[str] = []
-    size = 0
-    for line in lines:
-        if current and size + len(line) > limit:
-            parts.append("\n".join(current))
-            current, size = [], 0
-        current.append(line)
-        size += len(line) + 1
-    if current:
-        parts.append("\n".join(current))
-    return parts

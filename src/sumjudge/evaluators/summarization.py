@@ -14,7 +14,7 @@ from ..metrics._base import JudgeOptions, ScoreMetric, score_plan, shared_prefix
 from ..metrics.layouts import build_rubrics_first_request, single_call_plan
 from ..metrics.sampling import sampled_plan
 from ..plan import MetricPlan
-from ..protocol import Judge
+from ..protocol import Judge, JudgeRequest
 from ..rules import DEFAULT_RULE_BOOK, Rating, RuleBook, rate, rating_confidence
 from ..tokens import estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult, coerce_item
@@ -260,6 +260,12 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         from .longsource import judge_summary_long
 
         return await judge_summary_long(self, item, window, run)
+
+    def long_requests(self, item: SummaryData, prepared: Any, window: int) -> list[JudgeRequest]:
+        """The first-try requests `judge_long` would send (for a dry run)."""
+        from .longsource import summary_long_requests
+
+        return summary_long_requests(self, item, window)
 
     async def evaluate_dataframe(
         self,
