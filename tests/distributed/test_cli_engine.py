@@ -59,3 +59,51 @@ def test_missing_column_is_one_line(spark: Any, tmp_path: Path, capsys: Any) -> 
     argv += ["--model", "local-lexical", "--summary-column", "generated"]
     assert main(argv) == 2
     assert "column(s) generated not in the input" in capsys.readouterr().err
+
+
+def _conversations(tmp_path: Path) -> tuple[Path, Path]:
+    from sumjudge.datasets.conversations import load_contact_center_dataset
+
+    data = load_contact_center_dataset()
+    rows_path, sections = tmp_path / "calls.jsonl", tmp_path / "sections.json"
+    with rows_path.open("w", encoding="utf-8") as f:
+        for item in data.load():
+            turns = [t.model_dump() for t in item.turns]
+            f.write(json.dumps({"id": item.id, "transcript": turns, "summary": item.summary}))
+            f.write("\n")
+    sections.write_text(json.dumps([d.model_dump() for d in data.sections()]), "utf-8")
+    return rows_path, sections
+
+
+@pytest.mark.parametrize("engine", ["spark", "ray"])
+def test_autoeval_on_an_engine_gives_the_local_run_s_scores(
+    engine: str, request: pytest.FixtureRequest, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    request.getfixturevalue("spark" if engine == "spark" else "ray_local")
+    calls, sections = _conversations(tmp_path)
+    common = [str(calls), "--sections", str(sections), "--model", "local-lexical", "--no-cache"]
+    assert main(["autoeval", *common, "-o", str(tmp_path / "local.jsonl")]) == 0
+    out = tmp_path / "out.parquet"
+    assert main(["autoeval", *common, "-o", str(out), "--engine", engine]) == 0
+    assert "4 item(s): 4 ok" in capsys.readouterr().err
+    local = {
+        r["id"]: r
+        for r in map(json.loads, (tmp_path / "local.jsonl").read_text("utf-8").splitlines())
+    }
+    written = pd.read_parquet(out)
+    assert sorted(written["id"]) == sorted(local)
+    for _, row in written.iterrows():
+        for metric in ("accuracy", "adherence", "completeness"):
+            assert row[f"{metric}_score"] == local[row["id"]][metric]["score"] or (
+                pd.isna(row[f"{metric}_score"]) and local[row["id"]][metric]["score"] is None
+            )
+
+
+def test_autoeval_on_an_engine_refuses_a_shared_rubric_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    calls, sections = _conversations(tmp_path)
+    argv = ["autoeval", str(calls), "--sections", str(sections), "--engine", "spark"]
+    argv += ["-o", str(tmp_path / "o.parquet"), "--rubric-cache", str(tmp_path / "r.json")]
+    assert main(argv) == 2
+    assert "--rubric-cache is for local runs" in capsys.readouterr().err

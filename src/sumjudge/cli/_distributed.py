@@ -1,8 +1,10 @@
-"""`sumjudge evaluate --engine spark|ray`: the same judging, run by a distributed engine.
+"""`sumjudge evaluate|autoeval --engine spark|ray`: the same judging, by a distributed engine.
 
 The engine reads the input file itself (Parquet, JSON lines or CSV, by suffix), judges it
-through `sumjudge.spark.evaluate_spark` / `sumjudge.ray.evaluate_ray` with the local run's
-flags (their global limits split over the workers) and writes `-o` as the engine writes:
+through `sumjudge.spark.evaluate_spark` / `autoeval_spark` or `sumjudge.ray.evaluate_ray` /
+`autoeval_ray` with the local run's flags (their global limits split over the workers;
+autoeval's section definitions are read here and shipped as data) and writes `-o` as the
+engine writes:
 a directory of part files in the output's format. The summary is added up from what was
 written (counts, and every worker's spend). What a local run has and a distributed one
 has not (--resume, --report, --dry-run, a table on stdout) is refused in one line.
@@ -15,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cache import default_cache_dir
+from ..datasets.conversations import load_sections
 from ..distributed.job import JobSummary
 from ..errors import ConfigError
 from ._batch import EXIT_STOPPED
@@ -66,6 +69,10 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
 def check_engine_flags(args: argparse.Namespace) -> None:
     """Refuse local-only flags with --engine spark|ray (and engine flags without it)."""
     engine = getattr(args, "engine", "local")
+    if engine != "local" and getattr(args, "rubric_cache", None):
+        # Workers writing one JSON file at once would lose each other's questions; each
+        # worker's response cache keeps what it generated instead.
+        raise ConfigError(f"--rubric-cache is for local runs; --engine {engine} does not take it")
     if engine == "local":
         for flag, dest in (("--spark-master", "spark_master"), ("--ray-address", "ray_address")):
             if getattr(args, dest, None):
@@ -108,10 +115,6 @@ def _job_options(args: argparse.Namespace) -> dict[str, Any]:
     cache_dir = None if args.no_cache else str(args.cache_dir or default_cache_dir())
     return {
         **options,
-        **noise_options(args),
-        "logprobs": not args.no_logprobs,
-        "single_call": args.single_call,
-        "prompt_layout": args.prompt_layout,
         "concurrency": args.concurrency,
         "rpm": args.rpm,
         "tpm": args.tpm,
@@ -121,18 +124,42 @@ def _job_options(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def run_distributed(args: argparse.Namespace) -> int:
-    """Run `sumjudge evaluate --engine spark|ray`; returns the exit code."""
-    model = chosen_models(args)
-    options = _job_options(args)
-    job = {
+def _summary_job(args: argparse.Namespace) -> dict[str, Any]:
+    return {
         "input_col": args.input_column,
         "summary_col": args.summary_column,
-        "model": model,
         "enabled_metrics": metric_list(args),
-        **options,
+        **noise_options(args),
+        "logprobs": not args.no_logprobs,
+        "single_call": args.single_call,
+        "prompt_layout": args.prompt_layout,
     }
-    summary = _run_spark(args, job) if args.engine == "spark" else _run_ray(args, job)
+
+
+def _conversation_job(args: argparse.Namespace) -> dict[str, Any]:
+    sections = load_sections(args.sections) if args.sections else []
+    if not sections:
+        eprint("sumjudge: no --sections given: adherence and completeness will be N/A")
+    return {
+        "transcript_col": args.transcript_column,
+        "summary_col": args.summary_column,
+        "metrics": metric_list(args),
+        "sections": [d.model_dump() for d in sections],
+    }
+
+
+def run_distributed(args: argparse.Namespace, kind: str = "summary") -> int:
+    """Run `sumjudge evaluate|autoeval --engine spark|ray`; returns the exit code.
+
+    Args:
+        args: the parsed flags.
+        kind: "summary" (`evaluate`) or "conversation" (`autoeval`).
+    """
+    model = chosen_models(args)
+    rows = _summary_job(args) if kind == "summary" else _conversation_job(args)
+    job = {"model": model, **rows, **_job_options(args)}
+    run = _run_spark if args.engine == "spark" else _run_ray
+    summary = run(args, job, kind)
     secrets = secrets_from_env()
     eprint(redact(f"sumjudge: {args.engine} wrote {args.output}: {summary.line()}", secrets))
     if args.summary_json:
@@ -147,15 +174,15 @@ def run_distributed(args: argparse.Namespace) -> int:
     return EXIT_ITEM_ERRORS if failed else EXIT_OK
 
 
-def _run_spark(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
+def _run_spark(args: argparse.Namespace, job: dict[str, Any], kind: str) -> JobSummary:
     try:
         from pyspark.sql import SparkSession
         from pyspark.sql import functions as F
     except ImportError:
         raise ConfigError("--engine spark needs pyspark: pip install 'sumjudge[spark]'") from None
-    from ..spark import evaluate_spark
+    from ..spark import autoeval_spark, evaluate_spark
 
-    builder = SparkSession.builder.appName("sumjudge evaluate")
+    builder = SparkSession.builder.appName(f"sumjudge {args.command}")
     if args.spark_master:
         builder = builder.master(args.spark_master)
     spark = builder.getOrCreate()  # without a master (spark-submit's or the flag): local[*]
@@ -167,7 +194,8 @@ def _run_spark(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
     if df.rdd.getNumPartitions() < slots:  # one small file is one partition: one worker
         df = df.repartition(slots)
     id_col = args.id_column if args.id_column in df.columns else None
-    out = evaluate_spark(df, id_col=id_col, **job)
+    judge = evaluate_spark if kind == "summary" else autoeval_spark
+    out = judge(df, id_col=id_col, **job)
     writer = out.write.mode("errorifexists").format(out_format)
     writer.options(**(csv if out_format == "csv" else {})).save(args.output)
     reread = spark.read.options(**(csv if out_format == "csv" else {}))
@@ -181,7 +209,7 @@ def _run_spark(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
     return summary
 
 
-def _run_ray(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
+def _run_ray(args: argparse.Namespace, job: dict[str, Any], kind: str) -> JobSummary:
     try:
         import ray
         import ray.data
@@ -189,7 +217,7 @@ def _run_ray(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
         raise ConfigError("--engine ray needs ray[data]: pip install 'sumjudge[ray]'") from None
     import pandas as pd
 
-    from ..ray import evaluate_ray
+    from ..ray import autoeval_ray, evaluate_ray
 
     if not ray.is_initialized():
         ray.init(address=args.ray_address, include_dashboard=False, log_to_driver=False)
@@ -206,7 +234,8 @@ def _run_ray(args: argparse.Namespace, job: dict[str, Any]) -> JobSummary:
     # Read first: read tasks and the actors would otherwise compete for the same CPUs.
     ds = read(args.file, override_num_blocks=workers * 2).materialize()
     id_col = args.id_column if args.id_column in ds.columns() else None
-    out = evaluate_ray(ds, id_col=id_col, **job).materialize()
+    judge = evaluate_ray if kind == "summary" else autoeval_ray
+    out = judge(ds, id_col=id_col, **job).materialize()
     writers = {"parquet": out.write_parquet, "json": out.write_json, "csv": out.write_csv}
     writers[out_format](args.output)
 

@@ -24,6 +24,7 @@ from ..datasets.files import count_rows
 from ..errors import ConfigError, DataError
 from ..evaluators.auto import AUTO_METRICS
 from ._common import eprint
+from ._distributed import add_engine_arguments, check_engine_flags, run_distributed
 from ._flags import (
     DefaultsHelpFormatter,
     add_judge_arguments,
@@ -75,6 +76,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--summary-column", default="summary", help="FILE's column with the summary")
     p.add_argument("--id-column", default="id", help="FILE's column with each row's id")
+    add_engine_arguments(p)
     add_run_arguments(p, handler=run, check=_check)
 
 
@@ -84,6 +86,7 @@ def _check(args: argparse.Namespace) -> None:
         raise ConfigError(
             "FILE and --example are different inputs: give one (a FILE of rows, or --example)"
         )
+    check_engine_flags(args)
 
 
 def _inputs(
@@ -142,4 +145,6 @@ def _report_inputs(args: argparse.Namespace) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run `sumjudge autoeval` with the parsed `args`; returns the exit code."""
+    if args.engine != "local":
+        return run_distributed(args, kind="conversation")
     return asyncio.run(_run(args))
