@@ -99,6 +99,39 @@ async def test_cache_hit_makes_no_call_and_costs_nothing(tmp_path: Path) -> None
     assert (again.stats.attempts, again.stats.cache_hits, again.stats.cost_usd) == (0, 1, 0.0)
 
 
+async def test_run_items_window_bounds_how_far_ahead_of_a_slow_item_it_starts() -> None:
+    started: list[int] = []
+    finished: list[int] = []
+
+    async def work(i: int, _: None) -> int:
+        started.append(i)
+        if i == 0:
+            await asyncio.sleep(0.05)  # the slow item
+        else:
+            await asyncio.sleep(0)
+        finished.append(i)
+        return i
+
+    got = [i async for i, _ in run_items((None for _ in range(40)), work, concurrency=3, window=6)]
+    assert sorted(got) == list(range(40))
+    # While item 0 was in flight, nothing 6 or more positions after it was started.
+    before_slow = started[: started.index(6)] if 6 in started else started
+    assert max(before_slow) <= 5 and finished.index(0) < started.index(6)
+    # Without a window, every later item starts (and finishes) while item 0 is slow.
+    events: list[str] = []
+
+    async def work2(i: int, _: None) -> int:
+        events.append(f"start {i}")
+        await asyncio.sleep(0.05 if i == 0 else 0)
+        events.append(f"end {i}")
+        return i
+
+    _ = [x async for x in run_items((None for _ in range(40)), work2, concurrency=3)]
+    assert events.index("start 39") < events.index("end 0")
+    with pytest.raises(ValueError, match="window"):
+        _ = [x async for x in run_items([1], work2, concurrency=3, window=2)]
+
+
 async def test_run_items_ledgers_stop_and_on_stop() -> None:
     judge = ScriptedJudge(responder=lambda r: {"score": 1})
     caller = JudgeCaller(judge, price=Price(1.0, 1.0))

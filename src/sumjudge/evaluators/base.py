@@ -23,7 +23,8 @@ from ..errors import ConfigError, DataError
 from ..plan import requests_of
 from ..protocol import Judge, JudgeRequest
 from ..ratelimit import RateLimiter
-from ..runner import JudgeCaller, RetryPolicy, run_items
+from ..runner import JudgeCaller, RetryPolicy
+from ..scheduling import order_window, run_items
 from ..tokens import ContextFit, check_context
 from .estimate import estimate_items
 from .execute import ItemRun, Stages, flatten, indexed
@@ -317,7 +318,12 @@ class Evaluator(Generic[ItemT, ResultT]):
             return Record(index=index, id=item_id(raw), failure=item_failure("not_run", reason))
 
         async for _, record in run_items(
-            indexed(items, skip, run), work, concurrency=concurrency, stop=stop, on_stop=not_run
+            indexed(items, skip, run),
+            work,
+            concurrency=concurrency,
+            stop=stop,
+            on_stop=not_run,
+            window=order_window(concurrency),
         ):
             run.count(record.status)
             run.absorb(total_stats(self.callers()), before)
