@@ -55,6 +55,8 @@ TARGET = "rank"
 # and no sentence length (bullets are short): on SummEval that costs about 0.07 (lexical)
 # and 0.03 (full) of fluency Spearman, which came from 2017 abstractive systems whose novel
 # words were garbled. With embeddings it keeps the least supported sentence's similarity.
+# The sentence-shape signals (`offline/shape.py`) count garbling directly instead: an article
+# before a function word, a word back within five words, run-on sentences.
 METRIC_SIGNALS: dict[str, tuple[str, ...]] = {
     "coherence": (
         "rep3",
@@ -71,6 +73,8 @@ METRIC_SIGNALS: dict[str, tuple[str, ...]] = {
         "esup_mean",
         "adjcos_mean",
         "ecent",
+        "run_on",
+        "conn_start",
     ),
     "consistency": (
         "nov1",
@@ -101,6 +105,9 @@ METRIC_SIGNALS: dict[str, tuple[str, ...]] = {
         "rep3",
         "pron_start",
         "esup_min",
+        "article_err",
+        "rep_in_sent",
+        "run_on",
     ),
 }
 # Intended direction of each signal: the fit may drop a feature but never flip it, so every
@@ -139,6 +146,11 @@ SIGNS: dict[str, int] = {
     "local_nov": -1,
     "trunc_end": -1,
     "avg_sent_len": 1,
+    "article_err": -1,
+    "rep_in_sent": -1,
+    "run_on": -1,
+    "conn_start": -1,
+    "lower_name": -1,
 }
 
 

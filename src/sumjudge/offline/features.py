@@ -13,6 +13,7 @@ from .entities import new_dates, new_names
 from .numbers import new_numbers
 from .problems import broken_reason, clause_min, unmatched_negation
 from .records import Analysis, SentenceInfo, SourceInfo
+from .shape import shape_features
 from .source import analyse_source, norm_tokens
 from .text import content, fold, ngrams, sentences, strip_markup, words
 
@@ -61,6 +62,11 @@ LEXICAL_FEATURES: tuple[str, ...] = (
     "jump_back",
     "rep_excess",
     "kw_cov",
+    "article_err",
+    "lower_name",
+    "rep_in_sent",
+    "run_on",
+    "conn_start",
 )
 EMBED_FEATURES: tuple[str, ...] = (
     "esup_mean",
@@ -123,11 +129,14 @@ def _fragments(summ: list[str], src: list[str]) -> list[int]:
     return frags
 
 
-def _sentence(s: str, c: set[str], info: SourceInfo, sims: FloatArray | None) -> SentenceInfo:
+def _sentence(
+    s: str, c: set[str], info: SourceInfo, sims: FloatArray | None, part: float | None
+) -> SentenceInfo:
     """Support and evidence of one summary sentence.
 
-    `c` holds the sentence's content words and `sims` its cosines to the source windows
-    (None without embeddings).
+    `c` holds the sentence's content words, `sims` its cosines to the source windows (None
+    without embeddings) and `part` its best cosine to a single sentence of a long turn (None
+    when there is none).
     """
     lex = np.array([len(c & wc) / max(1, len(c)) for wc in info.window_content], dtype=np.float64)
     # prefer small windows on ties
@@ -139,6 +148,8 @@ def _sentence(s: str, c: set[str], info: SourceInfo, sims: FloatArray | None) ->
         e = np.clip((cos - COS_LO) / (COS_HI - COS_LO), 0.0, 1.0)
         best = int(np.argmax(0.5 * lex_adj + 0.5 * e))
         esup = float(e.max())
+        if part is not None:
+            esup = max(esup, float(np.clip((part - COS_LO) / (COS_HI - COS_LO), 0.0, 1.0)))
     else:
         best = int(np.argmax(lex_adj))
     lsup = float(lex.max()) if c else 1.0
@@ -179,8 +190,11 @@ def analyse(
     if use_embeddings and embedder is not None and info.emb_windows is not None:
         emb_s = embedder.embed(sents)
         sims = emb_s @ info.emb_windows.T
+    parts: list[float | None] = [None] * len(sents)
+    if emb_s is not None and info.emb_parts is not None:
+        parts = [float(v) for v in (emb_s @ info.emb_parts.T).max(axis=1)]
     infos = [
-        _sentence(s, c, info, None if sims is None else sims[k])
+        _sentence(s, c, info, None if sims is None else sims[k], parts[k])
         for k, (s, c) in enumerate(zip(sents, sent_content, strict=True))
     ]
     extractive = all(fold(s) in info.folded for s in sents)
@@ -190,6 +204,7 @@ def analyse(
     feats, repeated, doubled, top, covs = _lexical_features(
         info, summary, sents, sent_content, infos
     )
+    feats.update(shape_features(info.text, sents))
     if emb_s is not None and info.emb_units is not None and sims is not None:
         feats.update(_embedding_features(info, emb_s, info.emb_units, infos, top))
     chat = len(info.speakers) <= SWAP_MAX_SPEAKERS

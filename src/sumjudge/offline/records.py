@@ -45,6 +45,9 @@ class SourceInfo:
     emb_windows: FloatArray | None = None
     emb_units: FloatArray | None = None
     emb_weights: FloatArray | None = None  # importance of each unit for wcov, sums to 1
+    # the single sentences of multi-sentence dialogue turns (a summary point often restates
+    # one sentence of a long turn: "Tom tells the department heads" in a read-back)
+    emb_parts: FloatArray | None = None
 
 
 @dataclass

@@ -16,7 +16,7 @@ from .entities import name_parts
 from .lexicon import NEGATIONS, NEGATIVE_MEANING
 from .numbers import numbers
 from .records import SourceInfo, Unit
-from .text import content, content_of, date_word, fold, ngrams, stem, words
+from .text import content, content_of, date_word, fold, ngrams, sentences, stem, words
 
 MAX_WINDOW = 3
 # Units embedded per call when progress is reported.
@@ -103,7 +103,24 @@ def analyse_source(
         win /= np.linalg.norm(win, axis=1, keepdims=True) + 1e-9
         info.emb_windows = win.astype(np.float32)
         info.emb_weights = _embedding_importance(emb, dialogue)
+        parts = turn_sentences(units) if dialogue else []
+        if parts:
+            info.emb_parts = _embed_units(embedder, parts, progress)
     return info
+
+
+def turn_sentences(units: list[Unit]) -> list[str]:
+    """The sentences of the dialogue turns that have more than one, each as "Speaker: text".
+
+    The text is the resolved one ("I" and "you" as names), like the turns' own.
+    """
+    out: list[str] = []
+    for u in units:
+        body = u.resolved[len(u.speaker) + 2 :] if u.speaker else u.resolved
+        pieces = [s for s, _, _ in sentences(body)]
+        if len(pieces) > 1:
+            out += [f"{u.speaker}: {p}" for p in pieces]
+    return out
 
 
 def _name_set(text: str, ws: list[str]) -> set[str]:
