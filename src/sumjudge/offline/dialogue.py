@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..text import parse_turns
+from ..text import TurnSpan, parse_turns
 from .embed import Embedder, FloatArray
-from .lexicon import FIRST_PERSON, SECOND_PERSON
+from .lexicon import FIRST_PERSON, SECOND_PERSON, word_set
 from .records import SentenceInfo, SourceInfo, Unit
 from .text import sentences
 
@@ -21,6 +22,7 @@ _PERSON = re.compile(
 )
 # How far to look for the addressee of a turn in a meeting (turns before and after).
 _NEAR = 50
+ROLES = word_set("roles")
 
 
 def source_units(source: str) -> tuple[list[Unit], bool]:
@@ -53,8 +55,52 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
                     addressee = turns[j].speaker
                     break
         resolved = f"{spk}: {_resolve(turn.body, spk, addressee)}"
-        units.append(Unit(turn.text, turn.start, turn.end, spk, resolved))
+        units.append(Unit(turn.text, turn.start, turn.end, spk, resolved, role_word(turn)))
     return units, True
+
+
+def role_word(turn: TurnSpan) -> str:
+    """The role a summary may call the speaker by ("agent"), or "".
+
+    From the label ("Dana (Support Agent):" -> "agent") or the name itself ("Agent:"), when
+    it is a word of `words/roles.txt`.
+    """
+    for label in (turn.role or "", turn.speaker):
+        last = label.lower().split()[-1:] or [""]
+        if last[0] in ROLES:
+            return last[0]
+    return ""
+
+
+@dataclass(frozen=True)
+class Person:
+    """A speaker as a summary may mention them: by first name, or as "the <role>"."""
+
+    name: str
+    role: str
+
+    def pattern(self) -> str:
+        """A regex alternative matching a mention (the role case-insensitively)."""
+        alts = [rf"\b{re.escape(self.name)}\b"]
+        if self.role:
+            alts.append(rf"\b[Tt]he {re.escape(self.role)}\b")
+        return "|".join(alts)
+
+    def say(self, as_role: bool, capital: bool) -> str:
+        """How to mention the person in place of a mention of the given kind."""
+        if as_role and self.role:
+            return ("The " if capital else "the ") + self.role
+        return self.name
+
+
+def people(units: list[Unit]) -> list[Person]:
+    """The speakers of a dialogue, in order of appearance, with their role words."""
+    seen: dict[str, Person] = {}
+    for u in units:
+        if u.speaker:
+            first = u.speaker.split()[0]
+            seen.setdefault(first, Person(first, u.role))
+    return list(seen.values())
 
 
 def _resolve(body: str, speaker: str, addressee: str) -> str:
@@ -89,20 +135,36 @@ def _vocative(
     return found[0] if len(found) == 1 else ""
 
 
-def _swap_variants(sent: str, speakers: list[str]) -> list[str]:
-    """The sentence with its two first speaker names exchanged.
+def _swap_variants(sent: str, persons: list[Person]) -> list[str]:
+    """The sentence with its two first people exchanged.
 
-    With only one speaker name, the sentence with that name replaced by each other speaker.
+    With only one person mentioned, the sentence with that person replaced by each other
+    speaker. A person is mentioned by first name or, in calls, as "the <role>" ("the agent
+    offered ..." against "the customer offered ...": who said it).
     """
-    present = [n for n in speakers if re.search(rf"\b{re.escape(n)}\b", sent)]
+    present = [p for p in persons if re.search(p.pattern(), sent)]
     if len(present) >= 2:
-        a, b = present[:2]
-        pat = re.compile(rf"\b({re.escape(a)}|{re.escape(b)})\b")
-        return [pat.sub(lambda m: b if m.group(0) == a else a, sent)]
+        return [_replace(sent, {present[0]: present[1], present[1]: present[0]})]
     if len(present) == 1:
-        pat = re.compile(rf"\b{re.escape(present[0])}\b")
-        return [pat.sub(o, sent) for o in speakers if o != present[0]][:4]
+        return [_replace(sent, {present[0]: o}) for o in persons if o != present[0]][:4]
     return []
+
+
+def _replace(sent: str, swap: dict[Person, Person]) -> str:
+    """The sentence with each mention of a key of `swap` made a mention of its value.
+
+    A mention by role ("the agent") becomes a mention by role when the other person has
+    one, else by name.
+    """
+    keys = list(swap)
+    pat = re.compile("|".join(f"(?P<p{k}>{p.pattern()})" for k, p in enumerate(keys)))
+
+    def sub(m: re.Match[str]) -> str:
+        k = next(k for k in range(len(keys)) if m.group(f"p{k}"))
+        text = m.group(0)
+        return swap[keys[k]].say(text.lower().startswith("the "), text[:1].isupper())
+
+    return pat.sub(sub, sent)
 
 
 def swap_check(
@@ -111,13 +173,14 @@ def swap_check(
     """Set each sentence's `swap_margin`: how much better it fits than with people exchanged.
 
     This is role contrast for dialogues: does the source (pronouns resolved to speaker
-    names) fit the sentence better with the people exchanged? e5 barely moves when names
+    names) fit the sentence better with the people exchanged? `sims` are the cosines of the
+    sentences as `with_names` writes them. e5 barely moves when names
     swap, but the sign of the small difference is informative.
     """
     if embedder is None or info.emb_windows is None:
         return
-    speakers = list(dict.fromkeys(u.speaker.split()[0] for u in info.units if u.speaker))
-    variants = [_swap_variants(si.text, speakers) for si in infos]
+    persons = people(info.units)
+    variants = [_swap_variants(n, persons) for n in with_names([si.text for si in infos], persons)]
     flat = [v for vs in variants for v in vs]
     if not flat:
         return
@@ -131,3 +194,15 @@ def swap_check(
         si.swap_margin = float(sims[i].max() - best_alt[j])
         si.swap_variant = vs[j]
         k += len(vs)
+
+
+def with_names(texts: list[str], persons: list[Person]) -> list[str]:
+    """The texts with each role mention ("the agent") replaced by that speaker's name.
+
+    The turns are embedded as "Dana: ...", so "the agent offered ..." is compared with them
+    as "Dana offered ..." (`sims` of `swap_check` are those of these texts).
+    """
+    if not any(p.role for p in persons):
+        return texts
+    as_names = {p: Person(p.name, "") for p in persons if p.role}
+    return [_replace(t, as_names) for t in texts]

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .dialogue import swap_check
+from .dialogue import people, swap_check, with_names
 from .embed import Embedder, FloatArray
 from .entities import new_dates, new_names
 from .numbers import new_numbers
@@ -188,7 +188,8 @@ def analyse(
     emb_s: FloatArray | None = None
     sims: FloatArray | None = None
     if use_embeddings and embedder is not None and info.emb_windows is not None:
-        emb_s = embedder.embed(sents)
+        # in calls "the agent" is embedded as the agent's name, as the turns are
+        emb_s = embedder.embed(with_names(sents, people(info.units)) if info.dialogue else sents)
         sims = emb_s @ info.emb_windows.T
     parts: list[float | None] = [None] * len(sents)
     if emb_s is not None and info.emb_parts is not None:

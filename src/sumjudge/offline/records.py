@@ -16,6 +16,7 @@ class Unit:
     end: int
     speaker: str  # "" for prose
     resolved: str  # text with first/second person rewritten to speaker names (dialogues)
+    role: str = ""  # the speaker's role word, lower-case ("agent" for "Dana (Agent):")
 
 
 @dataclass
