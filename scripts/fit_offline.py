@@ -150,7 +150,6 @@ SIGNS: dict[str, int] = {
     "rep_in_sent": -1,
     "run_on": -1,
     "conn_start": -1,
-    "lower_name": -1,
 }
 
 

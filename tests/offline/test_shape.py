@@ -5,10 +5,8 @@ from __future__ import annotations
 from sumjudge.offline.dialogue import source_units
 from sumjudge.offline.shape import (
     article_errors,
-    lower_names,
     repeated_content,
     shape_features,
-    source_names,
 )
 from sumjudge.offline.source import turn_sentences
 
@@ -37,24 +35,11 @@ def test_near_repeats_are_loops_far_repeats_are_not() -> None:
     )
 
 
-def test_names_written_in_lower_case() -> None:
-    """A name the source always capitalises, written in lower case, is found."""
-    names = source_names(SOURCE)
-    assert {"hart", "buffon", "turin"} <= names
-    assert "goalkeeper" not in names
-    assert lower_names("England star joe hart drew with italy.", names) == [
-        "joe",
-        "hart",
-        "italy",
-    ]
-
-
 def test_fluent_paraphrase_has_no_shape_signal() -> None:
     """Paraphrase in new words is not a shape problem."""
-    feats = shape_features(SOURCE, FLUENT)
+    feats = shape_features(FLUENT)
     assert feats == {
         "article_err": 0.0,
-        "lower_name": 0.0,
         "rep_in_sent": 0.0,
         "run_on": 0.0,
         "conn_start": 0.0,
@@ -64,11 +49,9 @@ def test_fluent_paraphrase_has_no_shape_signal() -> None:
 def test_run_on_counts_only_the_excess_and_openers_count_connectives() -> None:
     """Only words beyond the run-on limit count; "However, ..." as an opener is flagged."""
     long = " ".join(["word"] * 60) + "."
-    assert shape_features(SOURCE, [long])["run_on"] > 0
-    assert shape_features(SOURCE, ["However, the draw was praised."])["conn_start"] == 1.0
-    assert (
-        shape_features(SOURCE, ["The draw was praised. However, it was late."])["conn_start"] == 0.0
-    )
+    assert shape_features([long])["run_on"] > 0
+    assert shape_features(["However, the draw was praised."])["conn_start"] == 1.0
+    assert shape_features(["The draw was praised. However, it was late."])["conn_start"] == 0.0
 
 
 def test_turn_sentences_are_the_pieces_of_long_turns() -> None:

@@ -63,7 +63,6 @@ LEXICAL_FEATURES: tuple[str, ...] = (
     "rep_excess",
     "kw_cov",
     "article_err",
-    "lower_name",
     "rep_in_sent",
     "run_on",
     "conn_start",
@@ -205,7 +204,7 @@ def analyse(
     feats, repeated, doubled, top, covs = _lexical_features(
         info, summary, sents, sent_content, infos
     )
-    feats.update(shape_features(info.text, sents))
+    feats.update(shape_features(sents))
     if emb_s is not None and info.emb_units is not None and sims is not None:
         feats.update(_embedding_features(info, emb_s, info.emb_units, infos, top))
     chat = len(info.speakers) <= SWAP_MAX_SPEAKERS

@@ -1,9 +1,8 @@
 """Sentence-shape signals of fluency and coherence that do not punish paraphrase.
 
 Each signal counts something a fluent writer does not produce, whatever words they choose:
-an article followed by a function word ("The is the of ..."), a name the source always
-capitalises written in lower case ("joe hart", "italy"), a content word said twice in one
-sentence ("the game highlights of the game"), a run-on sentence far longer than any a
+an article followed by a function word ("The is the of ..."), a content word back within a
+few words ("the game highlights of the game highlights"), a run-on sentence far longer than any a
 reader can follow, and a summary that opens on a connective pointing back at nothing
 ("However, ..."). None depends on how many words the summary shares with its source.
 """
@@ -11,8 +10,6 @@ reader can follow, and a summary that opens on a connective pointing back at not
 from __future__ import annotations
 
 import itertools
-import re
-from functools import lru_cache
 
 from .lexicon import word_set
 from .text import content, words
@@ -26,17 +23,6 @@ CONNECTIVES = word_set("connectives")
 RUN_ON_WORDS = 50
 # A content word back within this many words is a loop, not emphasis.
 NEAR_REPEAT = 5
-# A capitalised word after a lower-case word or a comma: a name, not a sentence start.
-_MID_CAPITAL = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]+(?:['’-][A-Za-z]+)?)")
-_TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)?")
-
-
-@lru_cache(maxsize=64)
-def source_names(source: str) -> frozenset[str]:
-    """Lower-cased words the source writes capitalised mid-sentence and never in lower case."""
-    capitalised = {m.group(1).lower() for m in _MID_CAPITAL.finditer(source)}
-    lower = {t for t in _TOKEN.findall(source) if t.islower()}
-    return frozenset(capitalised - lower)
 
 
 def article_errors(sent: str) -> int:
@@ -44,11 +30,6 @@ def article_errors(sent: str) -> int:
     ws = words(sent)
     pairs = itertools.pairwise(ws)
     return sum(1 for a, b in pairs if a in ARTICLES and b in NOT_AFTER_ARTICLE)
-
-
-def lower_names(sent: str, names: frozenset[str]) -> list[str]:
-    """Names of the source (`source_names`) the sentence writes in lower case."""
-    return [t for t in _TOKEN.findall(sent) if t.islower() and t in names]
 
 
 def repeated_content(sent: str) -> bool:
@@ -69,29 +50,23 @@ def repeated_content(sent: str) -> bool:
     return False
 
 
-def shape_features(source: str, sents: list[str]) -> dict[str, float]:
+def shape_features(sents: list[str]) -> dict[str, float]:
     """The summary-level shape signals (see the module docstring).
 
     Args:
-        source: The source text (for the names it capitalises).
         sents: The summary's sentences.
 
     Returns:
-        `article_err` (pairs per sentence), `lower_name` (share of the source's names the
-        summary mentions that it writes in lower case), `rep_in_sent` (share of sentences
+        `article_err` (pairs per sentence), `rep_in_sent` (share of sentences
         repeating a content word), `run_on` (words beyond RUN_ON_WORDS per sentence, as a
         share of the summary's words) and `conn_start` (the first sentence opens on a
         connective).
     """
-    names = source_names(source)
     n = max(1, len(sents))
     lens = [len(words(s)) for s in sents]
-    mentioned = sum(1 for s in sents for t in _TOKEN.findall(s) if t.lower() in names)
-    lowered = sum(len(lower_names(s, names)) for s in sents)
     first = words(sents[0])[:1] if sents else []
     return {
         "article_err": sum(article_errors(s) for s in sents) / n,
-        "lower_name": lowered / mentioned if mentioned else 0.0,
         "rep_in_sent": sum(1 for s in sents if repeated_content(s)) / n,
         "run_on": sum(max(0, k - RUN_ON_WORDS) for k in lens) / max(1, sum(lens)),
         "conn_start": 1.0 if first and first[0] in CONNECTIVES else 0.0,
