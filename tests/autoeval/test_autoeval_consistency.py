@@ -35,7 +35,7 @@ async def test_accuracy_and_consistency_decompose_once() -> None:
     assert "Derived from the accuracy decomposition" in consistency["score_mode_note"]
     assert "1 of 4 points are inaccurate: [Agent actions] C." in consistency["explanation"]
     assert out["accuracy"]["score"] == 75.0
-    assert ev.metric_versions["consistency"] == "2+accuracy-2"
+    assert ev.metric_versions["consistency"] == "3+accuracy-2"
 
 
 async def test_derived_consistency_extremes_and_failure() -> None:
@@ -59,7 +59,7 @@ async def test_consistency_alone_uses_the_foundation_metric() -> None:
     judge = ScriptedJudge(responder=responder())
     ev = AutoEvaluator(judge, metrics=["consistency"], retry_policy=NO_WAIT)
     out = await ev.evaluate(ITEM)
-    assert [r.task for r in judge.requests] == ["consistency@2"]
+    assert [r.task for r in judge.requests] == ["consistency@3"]
     assert out["consistency"]["score"] == 3 and out["consistency"]["score_mode"] == "parsed"
     source = judge.requests[0].messages[1].parts[0]
     assert "[3] agent (Robyn, 00:00:15): The arrival window" in source

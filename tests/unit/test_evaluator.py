@@ -83,7 +83,7 @@ async def test_enabled_metrics_subset() -> None:
     assert body["relevancy_rating"] == "bad" and body["score"] == 0.0
     assert body["avg_score"] == round((0.33 + 1.0) / 2 + 1e-9, 2)
     assert len(body["possible_issues"]) == 1 and body["possible_issues"][0].startswith("coherence")
-    assert {r.task for r in judge.requests} == {"coherence@2", "fluency@2"}
+    assert {r.task for r in judge.requests} == {"coherence@3", "fluency@3"}
 
 
 async def test_unparseable_reply_gets_one_repair_then_succeeds() -> None:
@@ -93,7 +93,7 @@ async def test_unparseable_reply_gets_one_repair_then_succeeds() -> None:
     ev = evaluator(judge, enabled_metrics=["coherence"])
     body = (await ev.evaluate(DATA))["summary"]
     assert body["coherence"]["score"] == 3
-    assert [r.task for r in judge.requests] == ["coherence@2", "coherence@2:repair"]
+    assert [r.task for r in judge.requests] == ["coherence@3", "coherence@3:repair"]
     repair = judge.requests[1]
     assert repair.messages[-2].role == "assistant"
     assert "could not be used" in repair.messages[-1].content

@@ -110,7 +110,8 @@ class ScoreMetric:
         name: the metric's key in results ("coherence").
         version: bumped on every prompt change; part of the cache key.
         title: what the judge is asked to assess, in a few words.
-        definition: what the quality means, in our own words.
+        definition: what the quality means, in our own words; it continues the sentence
+            "Rate the summary's NAME (title): ", so it starts in lower case.
         steps: the evaluation procedure the judge follows.
         rubric: anchors for 3, 2 and 1.
     """
@@ -130,18 +131,23 @@ class ScoreMetric:
         return f"{self.name}@{self.version}"
 
     def instructions(self) -> str:
-        """The metric-specific tail of the prompt."""
+        """The metric-specific tail of the prompt (the reply format is in the system message).
+
+        Kept short on purpose: this tail is the only part of an item's requests that the
+        providers' prompt caches cannot serve, so every word here is billed once per metric.
+        """
         steps = "\n".join(f"{i}. {s}" for i, s in enumerate(self.steps, 1))
         rubric = "\n".join(f"{k}: {self.rubric[k]}" for k in sorted(self.rubric, reverse=True))
         return (
-            f"Task: rate the summary's {self.name.upper()} ({self.title}).\n\n"
-            f"What it means: {self.definition}\n\n"
-            f"How to evaluate:\n{steps}\n\n"
-            f"Scale ({self.low}-{self.high}, integers only):\n{rubric}\n\n"
-            'Reply with exactly: {"explanation": "<your reasoning>", "score": <'
-            + ", ".join(str(v) for v in range(self.low, self.high + 1))
-            + ">}"
+            f"Rate the summary's {self.name.upper()} ({self.title}): {self.definition}\n\n"
+            f"Steps:\n{steps}\n\n"
+            f"Scale ({self.low}-{self.high}):\n{rubric}"
         )
+
+    def reply_format(self) -> str:
+        """The reply line of the default layout's system message."""
+        scale = ", ".join(str(v) for v in range(self.low, self.high + 1))
+        return f'Reply with exactly: {{"explanation": "<your reasoning>", "score": <{scale}>}}'
 
     def build_request(
         self,
@@ -155,7 +161,9 @@ class ScoreMetric:
         """The metric's request in the default layout: shared prefix, then instructions."""
         return JudgeRequest(
             messages=(
-                Message.of("system", system_message(language)),
+                # The reply line is the same for every 1-3 metric, so it sits in the
+                # system message, which the provider's prompt cache serves.
+                Message.of("system", system_message(language) + "\n" + self.reply_format()),
                 Message("user", (shared_prefix(source, summary), self.instructions())),
             ),
             task=self.task,

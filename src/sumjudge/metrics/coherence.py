@@ -6,13 +6,12 @@ from ._base import ScoreMetric
 
 COHERENCE = ScoreMetric(
     name="coherence",
-    version="2",
+    version="3",
     title="logical organisation and flow",
     definition=(
-        "A coherent summary reads as one organised whole: its parts come in a sensible "
-        "order, each sentence or section follows from what precedes it, and related points "
-        "are grouped and linked rather than scattered. Judge the structure and connections, "
-        "not factual accuracy or grammar."
+        "its parts come in a sensible order, each follows from what precedes it, and "
+        "related points are grouped and linked, not scattered. Judge structure and links "
+        "only, not facts or grammar."
     ),
     steps=(
         "Read the source to learn its main topics and the order in which they matter.",
@@ -22,9 +21,8 @@ COHERENCE = ScoreMetric(
         "Decide how much these breaks disturb a reader following the summary.",
     ),
     rubric={
-        3: "Fully coherent: logically organised, smooth flow, clear links throughout.",
-        2: "Mostly coherent: the overall structure holds but some parts are disconnected "
-        "or out of place.",
-        1: "Fragmented: the flow is broken and the parts do not form an organised whole.",
+        3: "Fully coherent: organised, smooth, clearly linked throughout.",
+        2: "Mostly coherent: the structure holds but some parts are disconnected.",
+        1: "Fragmented: the parts do not form an organised whole.",
     },
 )

@@ -33,13 +33,12 @@ __all__ = [
 
 CONSISTENCY = ScoreMetric(
     name="consistency",
-    version="2",
+    version="3",
     title="factual alignment with the source",
     definition=(
-        "A consistent summary states only what the source supports. Every claim (who did or "
-        "said what, numbers, dates, names, decisions, outcomes, negations) must be backed by "
-        "the source. Anything added, altered or attributed to the wrong person counts as a "
-        "hallucination, however plausible it sounds."
+        "every claim (who did or said what, numbers, dates, names, decisions, outcomes, "
+        "negations) is backed by the source. Anything added, altered or misattributed is "
+        "a hallucination, however plausible."
     ),
     steps=(
         "Split the summary into its individual factual claims.",
@@ -49,11 +48,9 @@ CONSISTENCY = ScoreMetric(
         "Weigh how many and how serious the unsupported claims are.",
     ),
     rubric={
-        3: "No hallucinations: every claim is supported by the source.",
-        2: "Some hallucinations: one or a few claims are unsupported or wrong, but most of "
-        "the summary is faithful.",
-        1: "Hallucinations dominate: many or central claims are unsupported or contradict "
-        "the source.",
+        3: "No hallucinations: every claim is supported.",
+        2: "Some hallucinations: a few claims are unsupported or wrong; most is faithful.",
+        1: "Hallucinations dominate: many or central claims are unsupported or contradicted.",
     },
 )
 

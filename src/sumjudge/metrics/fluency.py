@@ -6,13 +6,12 @@ from ._base import ScoreMetric
 
 FLUENCY = ScoreMetric(
     name="fluency",
-    version="2",
+    version="3",
     title="readability, grammar and clarity of the language",
     definition=(
-        "A fluent summary is written in clear, natural, grammatical language that reads "
-        "easily. Judge the language only, in the summary's own language: grammar, word "
-        "choice, broken or repeated phrases, garbled passages and punctuation. Do not "
-        "judge factual accuracy or coverage here."
+        "the language is clear, natural and grammatical and reads easily, judged in the "
+        "summary's own language: grammar, word choice, broken or repeated phrases, garbled "
+        "passages, punctuation. Not facts or coverage."
     ),
     steps=(
         "Read the summary sentence by sentence.",
@@ -21,8 +20,8 @@ FLUENCY = ScoreMetric(
         "Decide how much these problems hinder reading.",
     ),
     rubric={
-        3: "Clear and natural language with no noticeable problems.",
-        2: "Minor language issues that slightly reduce naturalness but not understanding.",
-        1: "Major readability problems: garbled, broken or hard-to-understand text.",
+        3: "Clear and natural language, no noticeable problems.",
+        2: "Minor language issues that reduce naturalness, not understanding.",
+        1: "Major readability problems: garbled, broken or hard to understand.",
     },
 )

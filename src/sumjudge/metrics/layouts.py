@@ -48,16 +48,13 @@ __all__ = [
     "static_system",
 ]
 
-LAYOUT_VERSION = "2"
+LAYOUT_VERSION = "3"
 SINGLE_CALL_VERSION = LAYOUT_VERSION
 
 
 def static_system(metrics: Sequence[ScoreMetric], options: JudgeOptions) -> str:
     """The run-wide system message: judging rules plus every metric's instructions."""
-    blocks = "\n\n".join(
-        f"### {m.name}\n" + m.instructions().rsplit("\n\nReply with exactly:", 1)[0]
-        for m in metrics
-    )
+    blocks = "\n\n".join(f"### {m.name}\n" + m.instructions() for m in metrics)
     return (
         system_message(options.language)
         + "\n\nYou rate summaries on the qualities below, each independently, using its own "

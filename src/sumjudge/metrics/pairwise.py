@@ -35,7 +35,7 @@ __all__ = [
     "swap",
 ]
 
-PAIRWISE_VERSION = "2"
+PAIRWISE_VERSION = "3"
 
 PAIR_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -90,7 +90,8 @@ def pair_instructions(metric: ScoreMetric) -> str:
     steps = "\n".join(f"{i}. {s}" for i, s in enumerate(metric.steps, 1))
     return (
         f"Task: decide which summary has the better {metric.name.upper()} ({metric.title}).\n\n"
-        f"What it means: {metric.definition}\n\n"
+        # A definition continues "Rate the summary's X (title): ...", hence the capital.
+        f"What it means: {metric.definition[:1].upper()}{metric.definition[1:]}\n\n"
         f"How to assess each summary:\n{steps}\n\n"
         "Judge this quality only. Answer A when summary A is clearly better on it, B when "
         "summary B is, and tie when neither is clearly better.\n\n"

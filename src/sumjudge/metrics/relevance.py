@@ -6,12 +6,12 @@ from ._base import ScoreMetric
 
 RELEVANCE = ScoreMetric(
     name="relevance",
-    version="2",
+    version="3",
     title="complete and focused coverage of what matters",
     definition=(
-        "A relevant summary carries the source's important information (main topics, "
-        "decisions, outcomes, action items with owners and dates) and leaves out what is "
-        "minor. Missing key content and space spent on trivia both lower relevance."
+        "it carries the source's important information (main topics, decisions, "
+        "outcomes, action items with owners and dates) and leaves out what is minor. "
+        "Missing key content and space spent on trivia both lower it."
     ),
     steps=(
         "Read the source and list its key points: what a reader who missed it must know.",
@@ -20,8 +20,8 @@ RELEVANCE = ScoreMetric(
         "Decide how complete and how focused the summary is overall.",
     ),
     rubric={
-        3: "Complete and focused: all key points are covered with no significant filler.",
-        2: "Partial coverage: some key points are missing or diluted by minor details.",
-        1: "Major omissions: most key points are missing or the summary is off-focus.",
+        3: "Complete and focused: every key point, no significant filler.",
+        2: "Partial coverage: some key points missing or diluted by minor details.",
+        1: "Major omissions: most key points missing, or off-focus.",
     },
 )
