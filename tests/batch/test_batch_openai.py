@@ -191,9 +191,32 @@ async def test_max_cost_is_checked_before_a_round_is_submitted(
     records = [r async for r in ev.evaluate_batch(ITEMS, summary=summary, max_cost=0.0001)]
     await ev.aclose()
     assert batches_created(server) == 0
-    assert all(r.status == "failed" for r in records)
+    assert all(r.status == "not_run" for r in records)  # as online: run them later
+    assert summary.not_run == len(ITEMS) and summary.failed == 0
     assert summary.stopped is not None and "max cost" in summary.stopped
-    assert "max cost" in records[0].failures[0]["reason"]
+    assert records[0].failure is not None and "max cost" in records[0].failure["reason"]
+
+
+async def test_max_cost_before_a_later_round_leaves_those_items_not_run(
+    server: FakeOpenAIServer, tmp_path: Path
+) -> None:
+    # Round 1 (4 metrics x 3 items, its estimate) fits the budget; an unreadable reply asks a repair
+    # in round 2, which would pass it: that item is not run, the others are ok.
+    server.enqueue(Reply.text("not json at all"))
+    ev = evaluator(server, tmp_path, "c")
+    summary = RunSummary()
+    first = ev.estimate_cost(ITEMS).cost(prompt_caching=False)
+    assert first is not None
+    records = [r async for r in ev.evaluate_batch(ITEMS, summary=summary, max_cost=first)]
+    await ev.aclose()
+    assert batches_created(server) == 1
+    assert sorted(r.status for r in records) == ["not_run", "ok", "ok"]
+    assert summary.stopped is not None and "batch round 2" in summary.stopped
+    # the replies round 1 gave are in the cache: a rerun with the budget sends only the rest
+    again = evaluator(server, tmp_path, "c")
+    assert all(r["status"] == "ok" for r in await run(again))
+    assert batches_created(server) == 2
+    assert server.stats()["paths"]["/batch"]["requests"] == 13
 
 
 def test_dry_run_uses_the_batch_price(tmp_path: Path) -> None:

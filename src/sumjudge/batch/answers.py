@@ -22,11 +22,22 @@ from ..protocol import Capabilities, Judge, JudgeRequest, JudgeResponse
 if TYPE_CHECKING:
     from .provider import Outcome
 
-__all__ = ["CollectedJudge", "PendingError", "ReadOnlyCache"]
+__all__ = ["CollectedJudge", "NotSentError", "PendingError", "ReadOnlyCache"]
 
 
 class PendingError(ProviderError):
     """The request was not answered yet: it goes into the next batch round."""
+
+    retryable = False
+
+
+class NotSentError(ProviderError):
+    """The request was never sent (max cost, a cancelled job): its item is "not_run".
+
+    `evaluators.records.refused_only` recognises it by its name in a failure's reason, so
+    an item whose only failures are these is recorded "not_run", as online, and a
+    `--resume` judges it later.
+    """
 
     retryable = False
 
@@ -38,15 +49,16 @@ class CollectedJudge:
         judge: the real judge (its name, identity and capabilities are kept).
         outcomes: custom id (request fingerprint) -> what a batch gave, shared with the
             round driver, which fills it in.
-        refused: custom id -> why it will not be sent (e.g. --max-cost); answered with
-            that error instead of going pending.
+        refused: custom id -> the error that answers it instead of going pending
+            (`NotSentError` for --max-cost or a cancelled job; a plain `ProviderError`
+            for a request that never converged).
     """
 
     def __init__(
         self,
         judge: Judge,
         outcomes: dict[str, Outcome],
-        refused: dict[str, str] | None = None,
+        refused: dict[str, ProviderError] | None = None,
     ) -> None:
         self.inner = judge
         self.name = judge.name
@@ -65,7 +77,8 @@ class CollectedJudge:
         if outcome is not None and outcome.error is not None:
             raise outcome.error
         if fp in self.refused:
-            raise ProviderError(self.refused[fp])
+            known = self.refused[fp]  # raised afresh: the runner notes attempts on it
+            raise type(known)(str(known), retryable=False)
         self.pending[fp] = request
         raise PendingError("waiting for the batch round that sends this request")
 

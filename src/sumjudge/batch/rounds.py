@@ -29,7 +29,7 @@ from ..cost import CostEstimate, Price
 from ..errors import ProviderError, RequestError
 from ..protocol import Judge, JudgeRequest
 from ..runner import JudgeCaller
-from .answers import CollectedJudge, ReadOnlyCache
+from .answers import CollectedJudge, NotSentError, ReadOnlyCache
 from .backends import backend_for
 from .manifest import DEAD, BatchEntry, Job, JobStore, job_id_for
 from .options import BatchOptions, BatchReport
@@ -75,7 +75,7 @@ class BatchRounds:
         self.backend = backend or backend_for(evaluator.judge)
         self.store = JobStore(self.options.jobs_dir)
         self.outcomes: dict[str, Outcome] = {}
-        self.refused: dict[str, str] = {}
+        self.refused: dict[str, ProviderError] = {}
         self.report = BatchReport()
         self._errors: dict[str, int] = {}
         self._collected: set[str] = set()
@@ -119,7 +119,8 @@ class BatchRounds:
             if not pending:
                 break
             if round_no > self.options.max_rounds:
-                self._refuse(pending, f"still unanswered after {self.options.max_rounds} rounds")
+                reason = f"still unanswered after {self.options.max_rounds} rounds"
+                self._refuse(pending, ProviderError(reason, retryable=False))
                 continue
             job = self._open_job(pending)
             self.report.rounds = round_no
@@ -193,7 +194,7 @@ class BatchRounds:
                     f"{round_no} (${self._spent:.4f} spent, ~${cost:.4f} more)"
                 )
                 self.report.stopped = reason
-                self._refuse({fp: pending[fp] for fp in new}, reason)
+                self._refuse({fp: pending[fp] for fp in new}, NotSentError(reason))
                 new = []
         for part, chunk in enumerate(self._split([(fp, pending[fp]) for fp in new])):
             covering.append(await self._submit(job, round_no, part, chunk))
@@ -328,13 +329,14 @@ class BatchRounds:
             return False
         reason = f"not sent: job {job.id} was cancelled"
         self.report.stopped = reason
-        self._refuse({fp: r for fp, r in pending.items() if fp not in self.outcomes}, reason)
+        unanswered = {fp: r for fp, r in pending.items() if fp not in self.outcomes}
+        self._refuse(unanswered, NotSentError(reason))
         self._save(job)
         return True
 
-    def _refuse(self, requests: dict[str, JudgeRequest], reason: str) -> None:
+    def _refuse(self, requests: dict[str, JudgeRequest], error: ProviderError) -> None:
         for fp in requests:
-            self.refused[fp] = reason
+            self.refused[fp] = error
 
     def _say(self, line: str) -> None:
         if self.options.progress is not None:

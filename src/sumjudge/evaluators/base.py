@@ -38,7 +38,15 @@ from .panel import (
     panel_identity,
     total_stats,
 )
-from .records import ItemResult, Record, error_failure, item_failure, item_id, refused_only
+from .records import (
+    ItemResult,
+    Record,
+    error_failure,
+    item_failure,
+    item_id,
+    not_sent_reason,
+    refused_only,
+)
 
 __all__ = ["Evaluator"]
 
@@ -309,7 +317,8 @@ class Evaluator(Generic[ItemT, ResultT]):
 
         async def work(_: int, pair: tuple[int, Any]) -> Record:
             record = await self._record(*pair, meta_base, limiter, limiters)
-            if (why := stop()) and refused_only(record):  # nothing judged: run it later
+            why = stop() or not_sent_reason(record)
+            if why and refused_only(record):  # nothing judged: run it later
                 return not_run(_, pair, why)
             return record
 

@@ -9,7 +9,15 @@ from typing import Any, Protocol
 from ..accounting import ItemLedger
 from ..errors import DataError
 
-__all__ = ["ItemResult", "Record", "error_failure", "item_failure", "item_id", "refused_only"]
+__all__ = [
+    "ItemResult",
+    "Record",
+    "error_failure",
+    "item_failure",
+    "item_id",
+    "not_sent_reason",
+    "refused_only",
+]
 
 
 class ItemResult(Protocol):
@@ -158,14 +166,32 @@ class Record:
 
 
 def refused_only(record: Record) -> bool:
-    """Whether `record` failed only because the judge refused the key (nothing was judged).
+    """Whether `record` failed only because nothing was judged for it.
 
-    Such an item is recorded "not_run" instead, like the items not started after the
-    refusal, so that `--resume` runs it once the key is fixed.
+    That is: the judge refused the key, or a batch run did not send its requests
+    (`NotSentError`: max cost, a cancelled job). Such an item is recorded "not_run"
+    instead, like the items not started after the refusal, so that `--resume` runs it
+    once the key is fixed or the budget raised.
     """
     failures = record.failures
     return (
         record.status == "failed"
         and bool(failures)
-        and all("AuthError:" in str(f.get("reason", "")) for f in failures)
+        and all(
+            "AuthError:" in str(f.get("reason", "")) or NOT_SENT in str(f.get("reason", ""))
+            for f in failures
+        )
     )
+
+
+NOT_SENT = "NotSentError: "
+"""How a batch run's unsent request shows in a failure's reason (`batch.answers`)."""
+
+
+def not_sent_reason(record: Record) -> str | None:
+    """The reason a batch run did not send `record`'s requests, if it did not."""
+    for f in record.failures:
+        reason = str(f.get("reason", ""))
+        if NOT_SENT in reason:
+            return reason.split(NOT_SENT, 1)[1]
+    return None
