@@ -84,7 +84,7 @@ def main() -> None:
         f"({1000 * r['cpu_s'] / r['requests']:.2f} ms CPU per request)"
     )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"client peak RSS {peak:.0f} MB (every collected reply is held until the last pass)")
+    print(f"client peak RSS {peak:.0f} MB (collected replies spilled to disk until the last pass)")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ from ..errors import ProviderError
 from ..protocol import Capabilities, Judge, JudgeRequest, JudgeResponse
 
 if TYPE_CHECKING:
-    from .provider import Outcome
+    from .collected import CollectedOutcomes
 
 __all__ = ["CollectedJudge", "NotSentError", "PendingError", "ReadOnlyCache"]
 
@@ -47,8 +47,8 @@ class CollectedJudge:
 
     Args:
         judge: the real judge (its name, identity and capabilities are kept).
-        outcomes: custom id (request fingerprint) -> what a batch gave, shared with the
-            round driver, which fills it in.
+        outcomes: custom id (request fingerprint) -> what a batch gave (replies read
+            back from disk), shared with the round driver, which fills it in.
         refused: custom id -> the error that answers it instead of going pending
             (`NotSentError` for --max-cost or a cancelled job; a plain `ProviderError`
             for a request that never converged).
@@ -57,7 +57,7 @@ class CollectedJudge:
     def __init__(
         self,
         judge: Judge,
-        outcomes: dict[str, Outcome],
+        outcomes: CollectedOutcomes,
         refused: dict[str, ProviderError] | None = None,
     ) -> None:
         self.inner = judge

@@ -16,7 +16,7 @@ the manifest recording its id submits that batch again on the rerun.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from ..errors import ProviderError, TransientProviderError
@@ -91,17 +91,15 @@ class AnthropicBatches:
 
     async def results(
         self, batch_id: str, requests: Mapping[str, JudgeRequest]
-    ) -> dict[str, Outcome]:
-        """`messages.batches.results`: each request's outcome."""
-        out: dict[str, Outcome] = {}
+    ) -> AsyncIterator[tuple[str, Outcome]]:
+        """`messages.batches.results` (the SDK streams the JSONL): each request's outcome."""
         try:
             async for item in await self._client.messages.batches.results(batch_id):
                 request = requests.get(item.custom_id)
                 if request is not None:
-                    out[item.custom_id] = self._outcome(item.result, request)
+                    yield item.custom_id, self._outcome(item.result, request)
         except self._anthropic.APIError as exc:
             raise self.judge._map_error(exc) from exc
-        return out
 
     def _outcome(self, result: Any, request: JudgeRequest) -> Outcome:
         if result.type == "succeeded":

@@ -65,8 +65,8 @@ async def batch_records(
     """
     listed = materialise(items)
     saved = evaluator.caller
+    rounds = BatchRounds(evaluator, online, options, max_cost=max_cost)
     try:
-        rounds = BatchRounds(evaluator, online, options, max_cost=max_cost)
         report = evaluator.last_batch = await rounds.run(listed, concurrency=concurrency, skip=skip)
         if report.waiting:
             return
@@ -79,3 +79,4 @@ async def batch_records(
             evaluator.last_summary.stopped = report.stopped
     finally:
         evaluator.caller = saved
+        rounds.close()  # the collected replies are in the response cache now

@@ -18,7 +18,7 @@ created.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from ..errors import ProviderError, TransientProviderError
@@ -105,20 +105,18 @@ class GeminiBatches:
 
     async def results(
         self, batch_id: str, requests: Mapping[str, JudgeRequest]
-    ) -> dict[str, Outcome]:
+    ) -> AsyncIterator[tuple[str, Outcome]]:
         """The inline responses of the ended job, matched by their metadata."""
         try:
             job = await self._client.aio.batches.get(name=batch_id)
         except Exception as exc:
             raise self.judge._map_error(exc) from exc
-        out: dict[str, Outcome] = {}
         responses = (job.dest.inlined_responses if job.dest is not None else None) or []
         for item in responses:
             custom_id = (item.metadata or {}).get("custom_id")
             request = requests.get(str(custom_id))
             if request is not None:
-                out[str(custom_id)] = self._outcome(item, request)
-        return out
+                yield str(custom_id), self._outcome(item, request)
 
     def _outcome(self, item: Any, request: JudgeRequest) -> Outcome:
         if item.response is not None:

@@ -15,7 +15,7 @@ Limits (openai SDK docs of `batches.create` and `files.create`): 50,000 requests
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from ..errors import ProviderError, TransientProviderError
@@ -101,23 +101,26 @@ class OpenAIBatches:
 
     async def results(
         self, batch_id: str, requests: Mapping[str, JudgeRequest]
-    ) -> dict[str, Outcome]:
-        """Download the output and error files and read each line for its request."""
+    ) -> AsyncIterator[tuple[str, Outcome]]:
+        """Stream the output and error files and read each line for its request.
+
+        The files are read line by line as they download (the SDK's streaming response),
+        never whole: an output file of 50,000 replies with logprobs is gigabytes.
+        """
         try:
             batch = await self._client.batches.retrieve(batch_id)
-            out: dict[str, Outcome] = {}
             for file_id in (batch.output_file_id, batch.error_file_id):
                 if not file_id:
                     continue
-                content = await self._client.files.content(file_id, timeout=_FILE_TIMEOUT)
-                for raw in content.text.splitlines():
-                    if raw.strip():
-                        custom_id, outcome = self._outcome(json.loads(raw), requests)
-                        if custom_id is not None:
-                            out[custom_id] = outcome
+                streaming = self._client.files.with_streaming_response.content
+                async with streaming(file_id, timeout=_FILE_TIMEOUT) as content:
+                    async for raw in content.iter_lines():
+                        if raw.strip():
+                            custom_id, outcome = self._outcome(json.loads(raw), requests)
+                            if custom_id is not None:
+                                yield custom_id, outcome
         except self._openai.APIError as exc:
             raise self.judge._map_error(exc) from exc
-        return out
 
     def _outcome(
         self, line: dict[str, Any], requests: Mapping[str, JudgeRequest]

@@ -8,7 +8,7 @@ Gemini differ only in their backend module.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -83,10 +83,14 @@ class BatchBackend(Protocol):
         """The batch's progress."""
         ...
 
-    async def results(
+    def results(
         self, batch_id: str, requests: Mapping[str, JudgeRequest]
-    ) -> dict[str, Outcome]:
-        """The outcome of each custom id of an ended batch."""
+    ) -> AsyncIterator[tuple[str, Outcome]]:
+        """(custom id, outcome) of an ended batch's requests in `requests`, one at a time.
+
+        An async generator: a batch's results are read as they stream in, not all held
+        (a batch of 50,000 replies with logprobs is gigabytes).
+        """
         ...
 
     async def cancel(self, batch_id: str) -> BatchStatus:

@@ -31,6 +31,7 @@ from ..protocol import Judge, JudgeRequest
 from ..runner import JudgeCaller
 from .answers import CollectedJudge, NotSentError, ReadOnlyCache
 from .backends import backend_for
+from .collected import CollectedOutcomes
 from .manifest import DEAD, BatchEntry, Job, JobStore, job_id_for
 from .options import BatchOptions, BatchReport
 from .provider import BatchBackend, Outcome
@@ -74,7 +75,7 @@ class BatchRounds:
         self.max_cost = max_cost
         self.backend = backend or backend_for(evaluator.judge)
         self.store = JobStore(self.options.jobs_dir)
-        self.outcomes: dict[str, Outcome] = {}
+        self.outcomes = CollectedOutcomes()  # replies on disk until the last pass
         self.refused: dict[str, ProviderError] = {}
         self.report = BatchReport()
         self._errors: dict[str, int] = {}
@@ -288,39 +289,47 @@ class BatchRounds:
         self.report.waited_s += time.perf_counter() - started
 
     async def _collect(self, entry: BatchEntry, pending: dict[str, JudgeRequest]) -> None:
+        """Read an ended batch's outcomes one by one into `self.outcomes` (replies to disk)."""
         self._collected.add(entry.key)
         if entry.batch_id is None:
             return
         mine = {fp: pending[fp] for fp in entry.requests if fp in pending}
         status = await self.backend.status(entry.batch_id)
-        results: dict[str, Outcome] = {}
-        if status.problem is None:
-            results = await self.backend.results(entry.batch_id, mine)
-        for fp in mine:
-            known = self.outcomes.get(fp)
-            if known is not None and known.response is not None:
-                continue  # another batch answered it already: a success wins
-            outcome = results.get(fp)
-            if status.problem is not None:
-                outcome = Outcome(error=RequestError(f"the batch failed: {status.problem}"))
-            if outcome is None or (outcome.response is None and outcome.error is None):
-                continue  # not run (expired, cancelled): pending again, sent again
-            if outcome.response is not None:
-                self.outcomes[fp] = outcome
-                self.report.collected += 1
-                if self.evaluator.price is not None:
-                    self._spent += self.evaluator.price.cost(outcome.response.usage)
-                continue
-            assert outcome.error is not None
-            self._errors[fp] = self._errors.get(fp, 0) + 1
-            tries = self._errors[fp]
-            if (outcome.free and tries < 3) or (
-                outcome.error.retryable and tries < self.evaluator.caller.policy.max_attempts
-            ):
-                self.outcomes.pop(fp, None)
-                continue  # sent again in the next round
-            self.outcomes[fp] = Outcome(error=_final(outcome.error, tries))
+        if status.problem is not None:
+            failed = Outcome(error=RequestError(f"the batch failed: {status.problem}"))
+            for fp in mine:
+                self._take(fp, failed)
+        else:
+            async for fp, outcome in self.backend.results(entry.batch_id, mine):
+                if fp in mine:
+                    self._take(fp, outcome)
         entry.state = "collected" if entry.state not in DEAD else entry.state
+
+    def _take(self, fp: str, outcome: Outcome) -> None:
+        """One request's outcome: a reply is kept, an error is final or sent again."""
+        if self.outcomes.answered(fp):
+            return  # another batch answered it already: a success wins
+        if outcome.response is None and outcome.error is None:
+            return  # not run (expired, cancelled): pending again, sent again
+        if outcome.response is not None:
+            self.outcomes.put(fp, outcome)
+            self.report.collected += 1
+            if self.evaluator.price is not None:
+                self._spent += self.evaluator.price.cost(outcome.response.usage)
+            return
+        assert outcome.error is not None
+        self._errors[fp] = self._errors.get(fp, 0) + 1
+        tries = self._errors[fp]
+        if (outcome.free and tries < 3) or (
+            outcome.error.retryable and tries < self.evaluator.caller.policy.max_attempts
+        ):
+            self.outcomes.forget(fp)
+            return  # sent again in the next round
+        self.outcomes.put(fp, Outcome(error=_final(outcome.error, tries)))
+
+    def close(self) -> None:
+        """Delete the collected replies' spill file (after the last pass)."""
+        self.outcomes.close()
 
     def _cancelled(self, job: Job, pending: dict[str, JudgeRequest]) -> bool:
         """Whether `sumjudge jobs cancel` stopped the job meanwhile (then nothing more goes)."""
