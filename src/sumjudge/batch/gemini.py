@@ -1,23 +1,27 @@
-"""Gemini batch mode through google-genai (`client.aio.batches`), with inline requests.
+"""Gemini batch mode through google-genai (`client.aio.batches`): inline or from a file.
 
 A batch is `batches.create(model=..., src=[InlinedRequest...], config={"display_name"})`,
 each inline request built from exactly what the online adapter sends
 (`GoogleJudge._contents` and `_config`) with our custom id in its `metadata`; `get`
 reports the job's state; an ended job carries `dest.inlined_responses`, each with the
 request's `metadata` and either a `GenerateContentResponse` (read by the adapter's own
-`_to_response`) or an error.
+`_to_response`) or an error. A batch whose requests pass the inline limit goes as an
+uploaded JSONL file instead (`gemini_files.py`: `files.upload`, `src="files/..."`, the
+results file downloaded from `dest.file_name`), the same requests keyed by custom id.
 
 Limits (ai.google.dev "Batch API"): inline requests while the whole batch request stays
-under 20 MB (larger runs would use an uploaded JSONL file, which this backend does not
-do: it splits into several inline batches instead); target turnaround 24 h; 50% of the
-standard price. No request-count limit is documented for inline batches. The job's
-`display_name` carries our batch label, so `find` recognises a batch a killed process
-created.
+under 20 MB, else a JSONL input file (the Files API takes files up to 2 GB; sumjudge
+splits a round at 190 MB per file); target turnaround 24 h; 50% of the standard price.
+The job's `display_name` carries our batch label, so `find` recognises a batch a killed
+process created. Progress: the SDK's `BatchJob` for the Gemini Developer API carries no
+per-request counts (its `completion_stats` is filled for Vertex AI only), so a job shows
+0 done until it ends.
 """
 
 from __future__ import annotations
 
 import json
+import tempfile
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -25,6 +29,7 @@ from ..errors import ProviderError, TransientProviderError
 from ..judges._http import status_error
 from ..judges.google import GoogleJudge
 from ..protocol import JudgeRequest
+from .gemini_files import input_line, read_lines, response_of, upload_jsonl
 from .provider import BatchStatus, Outcome
 
 __all__ = ["GeminiBatches"]
@@ -42,8 +47,9 @@ class GeminiBatches:
     """The `BatchBackend` of a `GoogleJudge`, on the judge's own client."""
 
     provider = "google"
-    max_requests = 100_000  # none documented for inline batches; keeps one batch reasonable
-    max_bytes = 19 * 1024 * 1024  # under the 20 MB inline limit
+    max_requests = 100_000  # none documented; keeps one batch reasonable
+    max_bytes = 190 * 1024 * 1024  # one input file (the Files API takes up to 2 GB)
+    inline_limit = 19 * 1024 * 1024  # under the 20 MB inline limit; above it, a file
 
     def __init__(self, judge: GoogleJudge) -> None:
         self.judge = judge
@@ -64,12 +70,17 @@ class GeminiBatches:
         return len(json.dumps(dumped).encode("utf-8")) + 1
 
     async def submit(self, entries: list[tuple[str, JudgeRequest]], tag: Mapping[str, str]) -> str:
-        """`batches.create` with the requests inline; the job's name ("batches/...")."""
+        """`batches.create`, inline under the 20 MB limit, else from an uploaded file."""
+        label = tag.get("sumjudge_batch", "sumjudge")
+        inline = sum(self.size(cid, r) for cid, r in entries) <= self.inline_limit
         try:
+            if inline:
+                src: Any = [self._inline(cid, r) for cid, r in entries]
+            else:
+                lines = (input_line(self._client, c, self._inline(c, r)) for c, r in entries)
+                src = await upload_jsonl(self._client, lines, label)
             job = await self._client.aio.batches.create(
-                model=self.judge.model,
-                src=[self._inline(cid, r) for cid, r in entries],
-                config={"display_name": tag.get("sumjudge_batch", "sumjudge")},
+                model=self.judge.model, src=src, config={"display_name": label}
             )
         except Exception as exc:
             raise self.judge._map_error(exc) from exc
@@ -106,17 +117,45 @@ class GeminiBatches:
     async def results(
         self, batch_id: str, requests: Mapping[str, JudgeRequest]
     ) -> AsyncIterator[tuple[str, Outcome]]:
-        """The inline responses of the ended job, matched by their metadata."""
+        """The ended job's responses: inline (by metadata) or its results file (by key)."""
         try:
             job = await self._client.aio.batches.get(name=batch_id)
         except Exception as exc:
             raise self.judge._map_error(exc) from exc
+        results_file = job.dest.file_name if job.dest is not None else None
+        if results_file:
+            async for pair in self._file_results(str(results_file), requests):
+                yield pair
+            return
         responses = (job.dest.inlined_responses if job.dest is not None else None) or []
         for item in responses:
             custom_id = (item.metadata or {}).get("custom_id")
             request = requests.get(str(custom_id))
             if request is not None:
                 yield str(custom_id), self._outcome(item, request)
+
+    async def _file_results(
+        self, name: str, requests: Mapping[str, JudgeRequest]
+    ) -> AsyncIterator[tuple[str, Outcome]]:
+        with tempfile.TemporaryFile(prefix="sumjudge-gemini-") as spool:
+            try:
+                await self._client.aio.files.download(file=name, destination=spool)
+            except Exception as exc:
+                raise self.judge._map_error(exc) from exc
+            for line in read_lines(spool):
+                custom_id = str(line.get("key"))
+                request = requests.get(custom_id)
+                if request is None:
+                    continue
+                body, problem = line.get("response"), line.get("error") or line.get("status")
+                try:
+                    response = response_of(self._client, body) if body else None
+                except (TypeError, ValueError) as exc:  # pydantic's errors are ValueErrors
+                    error = TransientProviderError(f"the batch returned an unreadable reply: {exc}")
+                    yield custom_id, Outcome(error=error)
+                    continue
+                item = _Line(response, _Problem(problem) if isinstance(problem, dict) else None)
+                yield custom_id, self._outcome(item, request)
 
     def _outcome(self, item: Any, request: JudgeRequest) -> Outcome:
         if item.response is not None:
@@ -138,6 +177,22 @@ class GeminiBatches:
             )
             return Outcome(error=rejected)
         return Outcome()
+
+
+class _Problem:
+    """A results-file error (`{"code", "message"}`) read like an inline response's."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.code = data.get("code")
+        self.message = data.get("message")
+
+
+class _Line:
+    """A results-file line read like an inline response (`response`, `error`)."""
+
+    def __init__(self, response: Any, error: _Problem | None) -> None:
+        self.response = response
+        self.error = error
 
 
 def _status(job: Any) -> BatchStatus:

@@ -2,11 +2,14 @@
 
 `POST /{version}/models/{model}:batchGenerateContent` with inline requests
 (`{"batch": {"displayName", "inputConfig": {"requests": {"requests": [{"request",
-"metadata"}]}}}}`), `GET /{version}/batches` (list), `GET /{version}/batches/{id}` and
+"metadata"}]}}}}`) or an uploaded JSONL file (`"inputConfig": {"fileName": "files/..."}`,
+lines `{"key", "request"}`; `route_gemini_files.py` serves the upload and download),
+`GET /{version}/batches` (list), `GET /{version}/batches/{id}` and
 `POST /{version}/batches/{id}:cancel`. An ended job carries its inline responses (each
 with the request's metadata and a `GenerateContentResponse` or an error) in
-`metadata.output`, as the Gemini API does; requests an expired or cancelled job never
-ran have no response.
+`metadata.output`, as the Gemini API does, or, for a file job, `responsesFile`: a JSONL
+file of `{"key", "response"}` / `{"key", "error"}` lines. Requests an expired or
+cancelled job never ran have no response.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from aiohttp import web
 from .batches import BatchJob
 from .replies import Reply
 from .route_gemini import _error_payload, _response, to_chat
+from .route_gemini_files import add_routes as add_file_routes
 
 if TYPE_CHECKING:
     from .core import ServerCore
@@ -42,6 +46,7 @@ def add_routes(app: web.Application, srv: ServerCore) -> None:
     app.router.add_get("/{version}/batches", partial(_list, srv))
     app.router.add_get("/{version}/batches/{batch_id}", partial(_get, srv))
     app.router.add_post("/{version}/batches/{batch_id}:cancel", partial(_cancel, srv))
+    add_file_routes(app, srv)
 
 
 def _fail(status: int, message: str) -> web.Response:
@@ -65,23 +70,54 @@ async def _create(srv: ServerCore, request: web.Request) -> web.Response:
     model = request.match_info["model"]
     payload = await request.json()
     batch = payload.get("batch") if isinstance(payload, dict) else None
-    entries = (((batch or {}).get("inputConfig") or {}).get("requests") or {}).get("requests")
-    if not isinstance(entries, list) or not entries:
-        return _fail(400, "batch.inputConfig.requests.requests: at least one request")
+    config = (batch or {}).get("inputConfig") or {}
     requests: list[tuple[str, dict[str, Any]]] = []
     metadata: dict[str, Any] = {}
-    for n, entry in enumerate(entries):
-        key = f"{n}"
-        metadata[key] = entry.get("metadata") or {}
-        requests.append((key, to_chat(entry.get("request") or {}, model)))
+    file_name = config.get("fileName")
+    if file_name:
+        stored = srv.batches.files.get(str(file_name).removeprefix("files/"))
+        if stored is None:
+            return _fail(404, f"file {file_name} not found")
+        for raw in stored[2].splitlines():
+            if raw.strip():
+                line = json.loads(raw)
+                requests.append((str(line["key"]), to_chat(line.get("request") or {}, model)))
+    else:
+        entries = (config.get("requests") or {}).get("requests")
+        if not isinstance(entries, list) or not entries:
+            return _fail(400, "batch.inputConfig.requests.requests: at least one request")
+        for n, entry in enumerate(entries):
+            key = f"{n}"
+            metadata[key] = entry.get("metadata") or {}
+            requests.append((key, to_chat(entry.get("request") or {}, model)))
+    if not requests:
+        return _fail(400, "batch.inputConfig: at least one request")
     job = srv.batches.create(
         "gemini",
         requests,
         partial(_render, srv, model),
         metadata={"displayName": (batch or {}).get("displayName", "")},
-        extra={"model": model, "request_metadata": metadata},
+        extra={"model": model, "request_metadata": metadata, "from_file": bool(file_name)},
+        finish=partial(_write_results_file, srv) if file_name else None,
     )
     return web.json_response(_job_object(job))
+
+
+def _write_results_file(srv: ServerCore, job: BatchJob) -> None:
+    """A file job's results, one JSONL line per request that ran, in request order."""
+    lines = []
+    for key, _ in job.requests:
+        kind, status, payload = job.results[key]
+        if kind == "ok":
+            lines.append({"key": key, "response": payload})
+        elif kind == "error":
+            lines.append({"key": key, "error": {"code": status, "message": _message(payload)}})
+    data = "".join(json.dumps(line) + "\n" for line in lines).encode("utf-8")
+    job.output_file_id = srv.batches.add_file("gemini-results", f"{job.id}-results", data)
+
+
+def _message(payload: dict[str, Any]) -> str:
+    return str((payload.get("error") or {}).get("message", "error"))
 
 
 def _job_object(job: BatchJob) -> dict[str, Any]:
@@ -93,7 +129,10 @@ def _job_object(job: BatchJob) -> dict[str, Any]:
         "createTime": _when(job.created),
         "updateTime": _when(job.ended or job.created),
     }
-    if job.ended is not None:
+    if job.ended is not None and job.extra.get("from_file"):
+        meta["endTime"] = _when(job.ended)
+        meta["output"] = {"responsesFile": f"files/{job.output_file_id}"}
+    elif job.ended is not None:
         meta["endTime"] = _when(job.ended)
         responses = []
         for custom_id, _ in job.requests:
@@ -102,7 +141,7 @@ def _job_object(job: BatchJob) -> dict[str, Any]:
             if kind == "ok":
                 entry["response"] = payload
             elif kind == "error":
-                entry["error"] = {"code": status, "message": payload["error"]["message"]}
+                entry["error"] = {"code": status, "message": _message(payload)}
             else:
                 continue  # never ran: no response
             responses.append(entry)
