@@ -8,15 +8,26 @@ and a succeeded result's message is read by the adapter's own `_to_response`.
 
 Limits (Anthropic's "Batch processing" and "Create a Message Batch" docs): 100,000
 requests or 256 MB per batch, whichever comes first; custom ids of 1-64 characters of
-`[a-zA-Z0-9_-]`. Message batches carry no metadata, so `find` cannot recognise a batch
-by its tag: a process killed in the instant between the provider creating the batch and
-the manifest recording its id submits that batch again on the rerun.
+`[a-zA-Z0-9_-]`.
+
+Message batches carry no metadata, so `find` cannot recognise a batch by its tag. A
+process killed between the provider creating a batch and the manifest recording its id
+left the batch's intent in the manifest (written before `create`, with its time and
+request count), so the rerun adopts the batch that matches it: listed by
+`messages.batches.list` (newest first), created at or after the intent (less
+`CLOCK_SKEW` seconds), with the same number of requests (`request_counts`, summed), and
+not already an entry of the job. What is still doubtful: another batch of the same
+workspace (another process or person) with the same count, created in that window, is
+indistinguishable before it ends (the API shows no custom ids until the results). A
+wrong adoption costs a wait, not a wrong reply: its results carry none of our custom ids,
+so our requests come back as unanswered and go into a new batch, while the batch the
+killed process did create is then paid for and never read.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from typing import Any
 
 from ..errors import ProviderError, TransientProviderError
@@ -28,6 +39,9 @@ from .provider import BatchStatus, Outcome
 __all__ = ["AnthropicBatches"]
 
 # Anthropic's error types -> the HTTP status its online API answers them with.
+CLOCK_SKEW = 10.0
+"""Seconds by which Anthropic's clock may run behind ours when matching an intent."""
+
 _ERROR_STATUS = {
     "invalid_request_error": 400,
     "authentication_error": 401,
@@ -69,9 +83,33 @@ class AnthropicBatches:
             raise self.judge._map_error(exc) from exc
         return str(batch.id)
 
-    async def find(self, tag: Mapping[str, str]) -> str | None:
-        """Always None: a message batch has no metadata to find it by."""
-        return None
+    async def find(
+        self,
+        tag: Mapping[str, str],
+        *,
+        since: float = 0.0,
+        count: int = 0,
+        taken: Collection[str] = (),
+    ) -> str | None:
+        """The oldest batch created since the intent with `count` requests, not `taken`.
+
+        No tag to match (a message batch has no metadata): see the module's docstring.
+        The list is newest first, so it is read until a batch older than the intent.
+        """
+        if count <= 0:
+            return None
+        found: str | None = None
+        try:
+            async for batch in self._client.messages.batches.list(limit=100):
+                if batch.created_at.timestamp() < since - CLOCK_SKEW:
+                    break
+                c = batch.request_counts
+                total = c.processing + c.succeeded + c.errored + c.canceled + c.expired
+                if total == count and batch.id not in taken:
+                    found = str(batch.id)  # keep going: the oldest match is ours
+        except self._anthropic.APIError as exc:
+            raise self.judge._map_error(exc) from exc
+        return found
 
     async def status(self, batch_id: str) -> BatchStatus:
         """`messages.batches.retrieve`: processing status and request counts."""

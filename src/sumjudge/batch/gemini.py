@@ -86,7 +86,7 @@ class GeminiBatches:
             raise self.judge._map_error(exc) from exc
         return str(job.name)
 
-    async def find(self, tag: Mapping[str, str]) -> str | None:
+    async def find(self, tag: Mapping[str, str], **_intent: Any) -> str | None:
         """The newest job whose display name is our batch label."""
         wanted = tag.get("sumjudge_batch")
         try:

@@ -72,7 +72,7 @@ class OpenAIBatches:
             raise self.judge._map_error(exc) from exc
         return str(batch.id)
 
-    async def find(self, tag: Mapping[str, str]) -> str | None:
+    async def find(self, tag: Mapping[str, str], **_intent: Any) -> str | None:
         """The newest batch whose metadata holds `tag` (the provider lists newest first)."""
         try:
             async for batch in self._client.batches.list(limit=100):

@@ -8,7 +8,7 @@ Gemini differ only in their backend module.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -75,8 +75,20 @@ class BatchBackend(Protocol):
         """Create one batch of `entries`, labelled with `tag`; its id."""
         ...
 
-    async def find(self, tag: Mapping[str, str]) -> str | None:
-        """The id of a batch created with `tag`, if the provider lists one (kill recovery)."""
+    async def find(
+        self,
+        tag: Mapping[str, str],
+        *,
+        since: float = 0.0,
+        count: int = 0,
+        taken: Collection[str] = (),
+    ) -> str | None:
+        """The id of the batch a killed process created for an intent (kill recovery).
+
+        `tag` is what the batch was created with; a provider whose batches carry no tag
+        (Anthropic) matches the intent's time `since`, its request `count` and skips the
+        job's batch ids already `taken`.
+        """
         ...
 
     async def status(self, batch_id: str) -> BatchStatus:

@@ -242,7 +242,13 @@ class BatchRounds:
         """Batches a killed process wrote down but may not have created: find them by tag."""
         for entry in job.batches:
             if entry.state == "submitting":
-                found = await self.backend.find(self._tag(job, entry))
+                taken = {b.batch_id for b in job.batches if b.batch_id is not None}
+                found = await self.backend.find(
+                    self._tag(job, entry),
+                    since=entry.submitted,
+                    count=len(entry.requests),
+                    taken=taken,
+                )
                 entry.batch_id = found
                 entry.state = "submitted" if found else "lost"
         self._save(job)
