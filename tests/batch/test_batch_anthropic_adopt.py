@@ -4,33 +4,17 @@ update is recovered by adopting the batch that matches the intent written before
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_batch_providers import PROVIDERS, evaluator, run
+from test_batch_providers import PROVIDERS, _has, evaluator, run
 
 from sumjudge.batch.manifest import JobStore
 from sumjudge.testing import FakeOpenAIServer
 
-
-def _has(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        return False
-
-
 pytestmark = pytest.mark.skipif(not _has("anthropic"), reason="anthropic not installed")
 ANTHROPIC = next(p.values[0] for p in PROVIDERS if p.id == "anthropic")
-
-
-@pytest.fixture
-def server() -> Any:
-    with FakeOpenAIServer() as srv:
-        srv.batches.delay = 0.05
-        yield srv
 
 
 async def foreign_batch(srv: FakeOpenAIServer, n: int) -> str:

@@ -1,35 +1,21 @@
 """Gemini batch mode from an uploaded JSONL file (runs over the 20 MB inline limit), through
-google-genai's Files API and `batches.create(src="files/...")` against the fake server."""
+google-genai's Files API and `batches.create(src="files/...")` against the fake server.
+
+The provider tests (`test_batch_providers.py`, id "gemini-file") run the same output,
+repair, retry and expiry checks in file mode; these check the files themselves."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from typing import Any
 
 import pytest
-from test_batch_providers import PROVIDERS, evaluator, run
+from test_batch_providers import PROVIDERS, _has, evaluator, run
 
 from sumjudge.batch.gemini import GeminiBatches
-from sumjudge.testing import FakeOpenAIServer, Reply
-
-
-def _has(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        return False
-
+from sumjudge.testing import FakeOpenAIServer
 
 pytestmark = pytest.mark.skipif(not _has("google.genai"), reason="google-genai not installed")
 GEMINI = next(p.values[0] for p in PROVIDERS if p.id == "gemini")
-
-
-@pytest.fixture
-def server() -> Any:
-    with FakeOpenAIServer() as srv:
-        srv.batches.delay = 0.05
-        yield srv
 
 
 @pytest.fixture
@@ -54,18 +40,6 @@ async def test_a_file_batch_gives_the_same_output_as_online(
     uploaded = [f for f in server.batches.files.values() if f[0] == "gemini"]
     assert len(uploaded) == 1 and uploaded[0][2].count(b"\n") == 12  # one line per request
     assert await run(evaluator(GEMINI, server, tmp_path, "o", batch=False)) == batch
-
-
-async def test_a_file_batch_retries_a_failed_line_and_asks_the_repair(
-    server: FakeOpenAIServer, tmp_path: Path, file_mode: None
-) -> None:
-    server.enqueue(Reply.text("no JSON today"), GEMINI.busy)
-    ev = evaluator(GEMINI, server, tmp_path, "b")
-    records = await run(ev)
-    assert ev.last_batch is not None and ev.last_batch.rounds == 2
-    assert [len(j.requests) for j in server.batches.jobs.values()] == [12, 2]
-    assert all(j.extra["from_file"] for j in server.batches.jobs.values())
-    assert all(r["status"] == "ok" for r in records)
 
 
 async def test_small_batches_stay_inline(server: FakeOpenAIServer, tmp_path: Path) -> None:

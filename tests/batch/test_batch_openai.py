@@ -29,13 +29,6 @@ ITEMS = [
 ]
 
 
-@pytest.fixture
-def server() -> Any:
-    with FakeOpenAIServer() as srv:
-        srv.batches.delay = 0.05
-        yield srv
-
-
 def evaluator(
     srv: FakeOpenAIServer, tmp: Path, cache: str, *, batch: bool = True, **options: Any
 ) -> SummarizationEvaluator:

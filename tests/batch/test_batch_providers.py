@@ -1,5 +1,6 @@
 """`batch_api=True` with anthropic/ and google/ judges: `messages.batches` and Gemini batch
-mode against the fake server, each through its real SDK."""
+mode (inline, and from an uploaded file) against the fake server, each through its real
+SDK."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ class Provider(NamedTuple):
     sdk: str  # the SDK the test needs
     model: str  # the judge, "provider/model"
     busy: Reply  # a retryable per-request error of that provider
+    file_mode: bool = False  # Gemini: every batch over the inline limit (an uploaded file)
 
 
 def _has(module: str) -> bool:
@@ -40,6 +42,11 @@ PROVIDERS = [
         id="gemini",
         marks=pytest.mark.skipif(not _has("google.genai"), reason="google-genai not installed"),
     ),
+    pytest.param(
+        Provider("google.genai", "google/gemini-fake", Reply.error(503, "unavailable"), True),
+        id="gemini-file",
+        marks=pytest.mark.skipif(not _has("google.genai"), reason="google-genai not installed"),
+    ),
 ]
 NO_WAIT = RetryPolicy(initial_delay=0, max_delay=0, max_retry_after=0, jitter=False)
 ITEMS = [
@@ -52,11 +59,14 @@ ITEMS = [
 ]
 
 
-@pytest.fixture
-def server() -> Any:
-    with FakeOpenAIServer() as srv:
-        srv.batches.delay = 0.05
-        yield srv
+@pytest.fixture(autouse=True)
+def _gemini_file_mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    callspec = getattr(request.node, "callspec", None)
+    provider = callspec.params.get("provider") if callspec is not None else None
+    if isinstance(provider, Provider) and provider.file_mode:
+        from sumjudge.batch.gemini import GeminiBatches
+
+        monkeypatch.setattr(GeminiBatches, "inline_limit", 0)
 
 
 def evaluator(
