@@ -199,6 +199,15 @@ def main() -> None:
         f"sumjudge --batch-api / DeepEval (online) billed input cost: {b / theirs:.3f} "
         "(target <= 0.33)"
     )
+    # Gemini's rule (Vertex AI batch docs): the two discounts do not stack; a cached
+    # token gets the cache discount (10%), every other token the batch price.
+    st = results["sumjudge --batch-api"]
+    precedence = (st["prompt_tokens"] - st["cached_tokens"]) * BATCH_DISCOUNT
+    precedence += st["cached_tokens"] * 0.1
+    print(
+        "sumjudge --batch-api / DeepEval (online), cache discount instead of the batch one "
+        f"on cached tokens (Gemini's rule): {precedence / theirs:.3f}"
+    )
     print(
         "sumjudge --batch-api / DeepEval (online), if the provider gives no prompt-cache "
         f"discount inside a batch: {no_stack / theirs:.3f}"
