@@ -278,3 +278,16 @@ async def test_reruns_after_an_expiry_never_send_an_answered_request_again(
     records = await run(third)
     assert [len(j.requests) for j in server.batches.jobs.values()] == [12, 7]
     assert all(r["status"] == "ok" for r in records)
+
+
+def test_google_batch_jobs_bill_cached_tokens_at_the_cache_rate() -> None:
+    # Google's batch and cache discounts do not stack: the cache rate, not half of it.
+    from sumjudge.cost import ModelTable
+
+    table = ModelTable()
+    online = table.price("google/gemini-2.5-flash")
+    batch = table.batch_price("google/gemini-2.5-flash")
+    assert online is not None and batch is not None
+    assert batch.cached_input == online.cached_input and batch.input == online.input / 2
+    anthropic = table.batch_price("anthropic/claude-haiku-4-5")
+    assert anthropic is not None and anthropic.cached_input == 0.05  # stacked: half of 0.10
