@@ -1,7 +1,9 @@
 """One contract, every judge adapter: replies, usage and the error mapping.
 
 The OpenAI, Google and Anthropic adapters run through their real SDKs against the local
-server (which speaks all three protocols); the scripted judge runs in process.
+server (which speaks all three protocols); the OpenAI adapter also runs on its direct
+HTTP path ("openai-direct", `judges/openai_direct.py`), which must behave exactly as its
+SDK path; the scripted judge runs in process.
 """
 
 from __future__ import annotations
@@ -24,15 +26,18 @@ from sumjudge.judges import Judge, get_judge
 from sumjudge.metrics import SUMMARY_METRICS
 from sumjudge.testing.openai_server import FakeOpenAIServer, Reply
 
-PROVIDERS = ["openai", "google", "anthropic"]
+PROVIDERS = ["openai-sdk", "openai-direct", "google", "anthropic"]
 REQUEST = SUMMARY_METRICS["coherence"].build_request(
     "Rina: we ship on Friday. " * 80, "They ship Friday.", logprobs=True
 )
 
 
 def make(provider: str, srv: FakeOpenAIServer) -> Judge:
-    if provider == "openai":
-        return get_judge("openai/fake", base_url=srv.base_url)
+    if provider.startswith("openai-"):
+        path = provider.removeprefix("openai-")
+        judge = get_judge("openai/fake", base_url=srv.base_url, http_client=path)
+        assert getattr(judge, "http_client", None) == path
+        return judge
     if provider == "google":
         return get_judge("google/gemini-fake", api_key="k", base_url=srv.url)
     return get_judge("anthropic/claude-fake", api_key="k", base_url=srv.url)
@@ -125,3 +130,57 @@ async def test_anthropic_cache_breakpoint_on_the_shared_prefix(server: FakeOpenA
     assert "temperature" not in body  # removed from the anthropic SDK
     assert first.usage.cache_write_tokens > 0 and first.usage.cached_prompt_tokens == 0
     assert second.usage.cached_prompt_tokens > 0
+
+
+async def _outcome(path: str, reply: Reply) -> tuple[Any, dict[str, Any]]:
+    # a server of its own: the second request to one server would hit its prefix cache
+    async with FakeOpenAIServer() as srv:
+        srv.enqueue(reply)
+        judge = make(f"openai-{path}", srv)
+        try:
+            outcome: Any = await judge.complete(REQUEST)
+        except Exception as exc:
+            outcome = exc
+        finally:
+            await judge.aclose()
+        return outcome, srv.requests[-1]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        lambda: Reply.error(429, "slow", headers={"Retry-After": "7"}),
+        lambda: Reply.error(429, "slow", headers={"Retry-After-Ms": "1500"}),
+        lambda: Reply.error(503, "busy", headers={"Retry-After": "2"}),
+        lambda: Reply.error(401, "who"),
+        lambda: Reply.error(403, "no"),
+        lambda: Reply.error(404, "no such model"),
+        lambda: Reply.error(422, "bad schema"),
+        lambda: Reply.truncated('{"explanation": "cut'),
+        lambda: Reply.json({"explanation": "x", "score": 2}, logprobs=False),
+        lambda: Reply.json({"explanation": "x", "score": 2}),
+        lambda: Reply.broken(),
+        lambda: Reply.reset(),
+    ],
+)
+async def test_sdk_and_direct_paths_agree(reply: Callable[[], Reply]) -> None:
+    """Same body and headers sent; same reply read, or the same error raised, on both paths."""
+    sdk, sdk_sent = await _outcome("sdk", reply())
+    direct, direct_sent = await _outcome("direct", reply())
+    assert sdk_sent["body"] == direct_sent["body"]
+    for header in ("authorization", "content-type"):
+        assert sdk_sent["headers"][header] == direct_sent["headers"][header]
+    assert type(sdk) is type(direct)
+    if isinstance(sdk, Exception):
+        for field in ("status", "retry_after", "retryable", "usage"):
+            assert getattr(sdk, field, None) == getattr(direct, field, None), field
+        if not str(sdk).startswith("connection failed"):  # the cause is the library's words
+            assert str(sdk) == str(direct)
+    else:
+        assert (sdk.text, sdk.usage, sdk.logprobs, sdk.logprobs_note, sdk.finish_reason) == (
+            direct.text,
+            direct.usage,
+            direct.logprobs,
+            direct.logprobs_note,
+            direct.finish_reason,
+        )

@@ -1,4 +1,9 @@
-"""SummarizationEvaluator end to end through the real openai SDK and a local HTTP server."""
+"""SummarizationEvaluator end to end through the OpenAI adapter and a local HTTP server.
+
+Every test runs on both of the adapter's paths (`http_client`): the real openai SDK and the
+direct aiohttp path, which must behave the same (retries, Retry-After, truncation,
+capability fallbacks).
+"""
 
 from __future__ import annotations
 
@@ -19,6 +24,14 @@ DATA = SummaryData(
 
 
 _OPEN: list[SummarizationEvaluator] = []
+
+
+@pytest.fixture(autouse=True, params=["sdk", "direct"])
+def http_client(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The adapter's path for the whole test, through the documented environment variable."""
+    path: str = request.param
+    monkeypatch.setenv("SUMJUDGE_HTTP_CLIENT", path)
+    return path
 
 
 @pytest.fixture(autouse=True)
@@ -59,6 +72,15 @@ async def test_valid_json_with_logprobs(server: FakeOpenAIServer) -> None:
     assert body["logprobs"] is True and body["top_logprobs"] == 5
     assert body["temperature"] == 0
     assert server.requests[0]["headers"]["authorization"] == "Bearer sk-no-key-needed"
+
+
+async def test_the_chosen_path_is_used(server: FakeOpenAIServer, http_client: str) -> None:
+    evaluator = ev(server, ["fluency"])
+    await evaluator.evaluate(DATA)
+    assert evaluator.caller is not None
+    assert getattr(evaluator.caller.judge, "http_client", None) == http_client
+    agent = server.requests[0]["headers"].get("user-agent", "")
+    assert agent.startswith("sumjudge/") == (http_client == "direct")
 
 
 async def test_fenced_json_and_prose_with_json(server: FakeOpenAIServer) -> None:

@@ -3,7 +3,9 @@
 Built-in providers are registered the same way as third-party ones: a factory per
 provider name, importing its SDK only when used. Plugins add providers through the
 `sumjudge.judges` entry-point group (the entry point loads a factory with the signature
-`(model, *, api_key, base_url, timeout) -> Judge`).
+`(model, *, api_key, base_url, timeout) -> Judge`). `http_client` ("sdk" / "direct",
+`docs/http.md`) is passed only to a factory that takes it (the built-in OpenAI one), so
+plugin factories keep that signature.
 """
 
 from __future__ import annotations
@@ -20,10 +22,10 @@ __all__ = ["JudgeFactory", "available_providers", "get_judge", "register_provide
 JudgeFactory = Callable[..., Judge]
 
 
-def _openai(model: str, **kw: Any) -> Judge:
+def _openai(model: str, *, http_client: str | None = None, **kw: Any) -> Judge:
     from .openai import OpenAIJudge
 
-    return OpenAIJudge(model, **kw)
+    return OpenAIJudge(model, http_client=http_client, **kw)
 
 
 def _google(model: str, **kw: Any) -> Judge:
@@ -50,6 +52,8 @@ _PROVIDERS: dict[str, JudgeFactory] = {
     "gemini": _google,
     "anthropic": _anthropic,
 }
+_HTTP_CLIENT_AWARE = {_openai}
+"""Factories that take `http_client=`."""
 _LOCAL: dict[str, Callable[[str], Judge]] = {"local": _local, "local-lexical": _local}
 """Backends named without a provider: the offline judge, in its two modes."""
 _plugins_loaded = False
@@ -82,13 +86,17 @@ def get_judge(
     api_key: str | None = None,
     base_url: str | None = None,
     timeout: float = 120.0,
+    http_client: str | None = None,
 ) -> Judge:
     """Build the judge for a model name, or return a `Judge` object unchanged.
 
     The name is "provider/model", or "local" / "local-lexical" for the offline judge.
+    `http_client` chooses the OpenAI adapter's path ("sdk" or "direct"; default: the SDK
+    for OpenAI's API, direct for a custom `base_url`); other providers always use their SDK.
 
     Raises:
-        ConfigError: the name is not of that form, or names an unknown provider.
+        ConfigError: the name is not of that form, names an unknown provider, or asks
+            for the direct path of a provider that has none.
     """
     if not isinstance(model, str):
         return model
@@ -106,5 +114,13 @@ def get_judge(
         raise ConfigError(
             f"unknown judge provider {provider!r} in {model!r}; "
             f"known: {', '.join(available_providers())}"
+        )
+    if factory in _HTTP_CLIENT_AWARE:
+        return factory(
+            name, api_key=api_key, base_url=base_url, timeout=timeout, http_client=http_client
+        )
+    if http_client not in (None, "sdk"):
+        raise ConfigError(
+            f"http_client {http_client!r} is only for openai/ judges; {model} uses its SDK"
         )
     return factory(name, api_key=api_key, base_url=base_url, timeout=timeout)

@@ -11,6 +11,12 @@ deprecated `max_tokens` for some models, and the two together), while some compa
 servers silently ignore `max_completion_tokens` (llama-cpp-python 0.3 then generates until
 its context is full). So a custom `base_url` gets both fields, and whichever one the server
 rejects by name is dropped for this judge.
+
+Two ways to send (`http_client`, `docs/http.md`): "sdk", the official SDK (the default for
+OpenAI's own API), and "direct", a plain aiohttp POST (`openai_direct`, the default for a
+custom `base_url`, where the SDK's per-call CPU caps throughput). Both send the same body,
+and everything after the HTTP answer (errors, Retry-After, truncation, usage, logprobs,
+the capability fallbacks) is the code below, shared by the two.
 """
 
 from __future__ import annotations
@@ -18,13 +24,29 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Mapping
 from typing import Any
 
-from ..errors import ProviderError, TransientProviderError, TruncatedResponseError
+from ..errors import ConfigError, ProviderError, TransientProviderError, TruncatedResponseError
 from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
-from ._http import SDKJudge, provider_text, resolve_key, sdk_error
+from ._http import (
+    SDKJudge,
+    provider_text,
+    resolve_key,
+    retry_after_seconds,
+    sdk_error,
+    status_error,
+)
+from .openai_direct import DirectChat, error_body
 
-__all__ = ["OpenAIJudge"]
+__all__ = ["HTTP_CLIENTS", "OpenAIJudge", "choose_http_client"]
+
+HTTP_CLIENTS = ("sdk", "direct")
+"""The ways `OpenAIJudge` can send a request (`http_client=`, `--http-client`)."""
+
+# What `chat.completions.create` asks of the client besides the body: bearer-token auth
+# (`security` is a key of the SDK's public `RequestOptions`).
+_AUTH: dict[str, Any] = {"security": {"bearer_auth": True}}
 
 _SCHEMA_MODES = ("json_schema", "json_object_schema", "json_object", "none")
 _FEATURE_WORDS = ("response_format", "json_schema", "schema", "grammar", "logprob", "unsupported")
@@ -40,24 +62,45 @@ class OpenAIJudge(SDKJudge):
         base_url: an OpenAI-compatible server, e.g. "http://127.0.0.1:8000/v1"; defaults
             to $SUMJUDGE_BASE_URL, then the SDK's own default.
         timeout: seconds per call.
+        http_client: "sdk" or "direct" (see `choose_http_client`); defaults to
+            $SUMJUDGE_HTTP_CLIENT, then "direct" for a custom `base_url` and "sdk" otherwise.
     """
 
     provider = "openai"
     env_var = "OPENAI_API_KEY"
 
+    def __init__(
+        self,
+        model: str,
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float = 120.0,
+        http_client: str | None = None,
+    ) -> None:
+        self._http_choice = http_client
+        super().__init__(model, api_key=api_key, base_url=base_url, timeout=timeout)
+
     def _connect(self, api_key: str | None, base_url: str | None, timeout: float) -> str | None:
+        import httpx2
         import openai
 
         self._openai = openai
+        self._httpx2 = httpx2
         self.base_url = base_url or os.environ.get("SUMJUDGE_BASE_URL") or None
+        self.http_client = choose_http_client(self._http_choice, self.base_url)
         key = resolve_key(api_key, self.env_var, "OpenAI", required=self.base_url is None)
         # Local servers often need no key, but the SDK insists on a non-empty one.
+        # The SDK client exists on both paths: the batch API (`batch/openai.py`) uses it.
         self._client = openai.AsyncOpenAI(
             api_key=key or "sk-no-key-needed",
             base_url=self.base_url,
             timeout=timeout,
             max_retries=0,  # retries are the runner's job, with one policy for all providers
         )
+        self._direct: DirectChat | None = None
+        if self.http_client == "direct":
+            self._direct = DirectChat(str(self._client.base_url), self._client.api_key, timeout)
         self._schema_mode = 0
         self._schema_confirmed = False
         self._logprobs_ok = True
@@ -159,20 +202,38 @@ class OpenAIJudge(SDKJudge):
             mode = self._schema_mode
             started = time.perf_counter()
             try:
-                # The raw response skips building the SDK's pydantic objects (a large share
-                # of per-call CPU with logprobs); we read the few fields we need ourselves.
-                raw = await self._client.chat.completions.with_raw_response.create(**kwargs)
-                data = json.loads(raw.content)
-            except self._openai.APIError as exc:
-                error = self._map_error(exc)
+                content = await self._send(kwargs)
+                data = json.loads(content)
+            except ProviderError as error:
                 if self._downgrade_for(error, {**kwargs, "_mode": mode}):
                     continue
-                raise error from exc
+                raise
             except ValueError as exc:  # not JSON: a proxy or server bug
                 raise TransientProviderError(f"the server sent a non-JSON reply: {exc}") from exc
             if "response_format" in kwargs:
                 self._schema_confirmed = True
             return self._to_response(data, request, kwargs, time.perf_counter() - started)
+
+    async def _send(self, body: dict[str, Any]) -> bytes:
+        """POST one body on this judge's path; the 2xx reply's bytes, else the mapped error."""
+        if self._direct is not None:
+            status, headers, content = await self._direct.post(body)
+            if status >= 400:  # what the SDK raises as APIStatusError (3xx are followed)
+                detail, message = error_body(status, content)
+                raise self._status_error(status, error_detail(detail, message), headers)
+            return content
+        try:
+            # `post` with the body as built skips the SDK's per-call walk of the request's
+            # TypedDict annotations (half its CPU; it changes nothing in our bodies, which
+            # tests/unit/test_openai_paths.py pins), and an httpx2.Response as the result
+            # skips its pydantic models: we read the few fields we need ourselves.
+            raw = await self._client.post(
+                "/chat/completions", body=body, cast_to=self._httpx2.Response, options=_AUTH
+            )
+        except self._openai.APIError as exc:
+            raise self._map_error(exc) from exc
+        reply: bytes = raw.content
+        return reply
 
     def _to_response(
         self, data: Any, request: JudgeRequest, kwargs: dict[str, Any], latency: float
@@ -231,17 +292,55 @@ class OpenAIJudge(SDKJudge):
 
     def _map_error(self, exc: Exception) -> ProviderError:
         return sdk_error(
-            self._openai,
-            exc,
-            detail=_error_detail,
-            refused="the server refused the credentials (HTTP {status}): {detail}. "
-            f"Check {self.env_var} or model_credentials.",
-            label="OpenAI",
+            self._openai, exc, detail=_error_detail, refused=self._refused, label="OpenAI"
         )
+
+    def _status_error(self, status: int, detail: str, headers: Mapping[str, str]) -> ProviderError:
+        """The direct path's error for an HTTP error status: `sdk_error`'s own mapping."""
+        return status_error(
+            status, detail, retry_after=retry_after_seconds(headers), refused=self._refused
+        )
+
+    @property
+    def _refused(self) -> str:
+        return (
+            "the server refused the credentials (HTTP {status}): {detail}. "
+            f"Check {self.env_var} or model_credentials."
+        )
+
+    async def aclose(self) -> None:
+        """Release the connections of both clients."""
+        if self._direct is not None:
+            await self._direct.aclose()
+        await self._client.close()
+
+
+def choose_http_client(explicit: str | None, base_url: str | None) -> str:
+    """Which path an OpenAI judge sends on: the argument, $SUMJUDGE_HTTP_CLIENT, else the default.
+
+    The default keeps the official SDK for OpenAI's own API and takes the direct path for a
+    custom `base_url` (an OpenAI-compatible server).
+
+    Raises:
+        ConfigError: the choice is not one of `HTTP_CLIENTS`.
+    """
+    choice = explicit or os.environ.get("SUMJUDGE_HTTP_CLIENT") or None
+    if choice is None:
+        return "direct" if base_url else "sdk"
+    if choice not in HTTP_CLIENTS:
+        raise ConfigError(
+            f"http_client must be one of {', '.join(HTTP_CLIENTS)}, not {choice!r}"
+            + ("" if explicit else " (from $SUMJUDGE_HTTP_CLIENT)")
+        )
+    return choice
 
 
 def _error_detail(exc: Any) -> str:
-    body = getattr(exc, "body", None)
+    return error_detail(getattr(exc, "body", None), getattr(exc, "message", exc))
+
+
+def error_detail(body: object, message: object) -> str:
+    """The server's message from an error body (as `error_body` or the SDK keeps it)."""
     if isinstance(body, dict):
         inner = body.get("error", body)
         if isinstance(inner, dict) and inner.get("message"):
@@ -249,4 +348,4 @@ def _error_detail(exc: Any) -> str:
         return provider_text(inner)
     if isinstance(body, str):
         return provider_text(body)
-    return provider_text(getattr(exc, "message", exc))
+    return provider_text(message)
