@@ -5,13 +5,21 @@ process). Ideal throughput = concurrency / latency = 320 calls/s. Shapes:
 
 - engine: the same calls to an in-process judge that sleeps the latency (no SDK, no HTTP):
           what JudgeCaller + response cache + run_items cost by themselves;
-- bare:   a bare aiohttp client posting the same bodies (what the server + machine allow);
-
-- calls:  10,000 single requests through JudgeCaller + run_items (64 in flight);
+- bare:   a bare aiohttp client posting the bodies our adapter posts (what the server and
+          the machine allow; the yardstick of client CPU per call);
+- calls sdk / calls direct: 10,000 single requests through JudgeCaller + run_items (64 in
+          flight) on each of the OpenAI adapter's paths (`http_client`, docs/http.md);
 - items:  2,500 items x 4 metrics through SummarizationEvaluator.evaluate_batch at 16 items
-          (= 64 calls) in flight, with parsing, rules, the response cache and JSON output.
+          (= 64 calls) in flight, with parsing, rules, the response cache and JSON output,
+          on the default path for a custom server (direct); `--items-sdk` adds the SDK path.
+
+Each round runs every shape; `--rounds N` repeats them and prints the medians, since one
+round on a shared 2-core machine is noisy. The summary prints, side by side, the client CPU
+per call of sdk, direct and bare (target: direct <= 2x bare) and each shape's throughput
+as a fraction of the ideal (target: items >= 0.9), with the load average.
 
 Reproduce:  python benchmarks/throughput.py [--calls 10000] [--concurrency 64] [--latency 0.2]
+            [--rounds 3] [--items-sdk]
 """
 
 from __future__ import annotations
@@ -20,10 +28,15 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _server import fake_server, stats
@@ -42,8 +55,11 @@ def item(i: int) -> SummaryData:
     return SummaryData(input=f"Meeting {i}. " + TEXT * 3, summary=f"Ship Friday ({i}).", id=str(i))
 
 
-async def bench_calls(url: str, calls: int, concurrency: int, cache_dir: Path) -> dict[str, float]:
-    judge = get_judge("openai/fake-model", base_url=url, timeout=60)
+async def bench_calls(
+    url: str, calls: int, concurrency: int, cache_dir: Path, *, http_client: str = "direct"
+) -> dict[str, float]:
+    judge = get_judge("openai/fake-model", base_url=url, timeout=60, http_client=http_client)
+    assert getattr(judge, "http_client", None) == http_client
     caller = JudgeCaller(judge, RetryPolicy(timeout=60), cache=ResponseCache(cache_dir))
     metric = SUMMARY_METRICS["coherence"]
 
@@ -60,10 +76,12 @@ async def bench_calls(url: str, calls: int, concurrency: int, cache_dir: Path) -
     return {"calls": caller.stats.attempts, "wall_s": wall, "cpu_s": cpu}
 
 
-async def bench_items(url: str, calls: int, concurrency: int, cache_dir: Path) -> dict[str, float]:
+async def bench_items(
+    url: str, calls: int, concurrency: int, cache_dir: Path, *, http_client: str = "direct"
+) -> dict[str, float]:
     n_items = calls // 4
     ev = SummarizationEvaluator(
-        "openai/fake-model",
+        get_judge("openai/fake-model", base_url=url, timeout=60, http_client=http_client),
         base_url=url,
         retry_policy=RetryPolicy(timeout=60),
         timeout=60,
@@ -135,6 +153,9 @@ async def bench_bare(url: str, calls: int, concurrency: int, cache_dir: Path) ->
         body = {
             "model": "fake-model",
             "messages": [{"role": m.role, "content": m.content} for m in r.messages],
+            "temperature": r.temperature,
+            "max_completion_tokens": r.max_tokens,
+            "max_tokens": r.max_tokens,
             "response_format": {
                 "type": "json_schema",
                 "json_schema": {"name": r.schema_name, "schema": r.schema, "strict": True},
@@ -149,43 +170,110 @@ async def bench_bare(url: str, calls: int, concurrency: int, cache_dir: Path) ->
     return {"calls": calls, "wall_s": time.perf_counter() - t0, "cpu_s": time.process_time() - cpu0}
 
 
-def main() -> None:
-    p = argparse.ArgumentParser()
-    p.add_argument("--calls", type=int, default=10_000)
-    p.add_argument("--concurrency", type=int, default=64)
-    p.add_argument("--latency", type=float, default=0.2)
-    args = p.parse_args()
-    ideal = args.concurrency / args.latency
-    print(
-        f"command: python benchmarks/throughput.py --calls {args.calls} "
-        f"--concurrency {args.concurrency} --latency {args.latency}"
-    )
-    print(
-        f"ideal = concurrency / latency = {args.concurrency} / {args.latency} s "
-        f"= {ideal:.1f} calls/s"
-    )
-    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start")
+Bench = Callable[[str, int, int, Path], Awaitable[dict[str, float]]]
+
+
+def load() -> str:
+    """`uptime`'s load averages (1, 5, 15 min), the machine's business besides ours."""
+    try:
+        out = subprocess.run(["uptime"], capture_output=True, text=True, check=True).stdout
+        return out.strip().split("load average:")[-1].strip()
+    except (OSError, subprocess.CalledProcessError):
+        return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def run_round(args: argparse.Namespace, ideal: float) -> dict[str, dict[str, float]]:
+    """Every shape once; returns per shape: calls/s as a fraction of ideal, CPU ms per call."""
+    out: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as d:
         r = asyncio.run(bench_engine(args.latency, args.calls, args.concurrency, Path(d)))
     rate = r["calls"] / r["wall_s"]
+    out["engine"] = {"ideal": rate / ideal, "cpu_ms": 1000 * r["cpu_s"] / r["calls"]}
     print(
         f"[engine only: JudgeCaller + cache + run_items, in-process judge sleeping "
         f"{args.latency} s] {int(r['calls'])} calls in {r['wall_s']:.2f} s -> {rate:.1f} calls/s "
         f"= {rate / ideal:.3f} of ideal; our CPU {1000 * r['cpu_s'] / r['calls']:.3f} ms per call"
     )
-    shapes = (("bare aiohttp baseline", bench_bare), ("calls", bench_calls), ("items", bench_items))
+    shapes: list[tuple[str, Bench]] = [
+        ("bare aiohttp", bench_bare),
+        ("calls sdk", partial(bench_calls, http_client="sdk")),
+        ("calls direct", partial(bench_calls, http_client="direct")),
+        ("items direct", partial(bench_items, http_client="direct")),
+    ]
+    if args.items_sdk:
+        shapes.append(("items sdk", partial(bench_items, http_client="sdk")))
     for shape, fn in shapes:
         with fake_server("--latency", str(args.latency)) as url, tempfile.TemporaryDirectory() as d:
             r = asyncio.run(fn(url, args.calls, args.concurrency, Path(d)))
             served = stats(url)["requests"]
-        load = os.getloadavg()[0]
         rate = r["calls"] / r["wall_s"]
+        out[shape] = {"ideal": rate / ideal, "cpu_ms": 1000 * r["cpu_s"] / r["calls"]}
         print(
             f"[{shape}] {int(r['calls'])} judge calls (server saw {served}) in {r['wall_s']:.2f} s "
             f"-> {rate:.1f} calls/s = {rate / ideal:.3f} of ideal; our CPU "
             f"{r['cpu_s']:.2f} s = {1000 * r['cpu_s'] / r['calls']:.3f} ms per call "
-            f"(load {load:.1f})"
+            f"(load {load()})"
         )
+    return out
+
+
+def summarize(rounds: list[dict[str, dict[str, float]]]) -> None:
+    """Medians over the rounds, side by side, with the ratios the targets are stated in."""
+
+    def med(shape: str, field: str) -> float:
+        return statistics.median(r[shape][field] for r in rounds)
+
+    def ratio(a: str, b: str) -> float:
+        return statistics.median(r[a]["cpu_ms"] / r[b]["cpu_ms"] for r in rounds)
+
+    n = len(rounds)
+    print(f"\nsummary: medians over {n} round{'s' * (n > 1)} (ratios taken within each round)")
+    print("client CPU per call (ms):")
+    for shape in rounds[0]:
+        print(f"  {shape:<13} {med(shape, 'cpu_ms'):7.3f}")
+    print(
+        f"  direct / bare = {ratio('calls direct', 'bare aiohttp'):.2f} (target <= 2); "
+        f"sdk / bare = {ratio('calls sdk', 'bare aiohttp'):.2f}; "
+        f"sdk / direct = {ratio('calls sdk', 'calls direct'):.2f}"
+    )
+    print("throughput as a fraction of the ideal:")
+    for shape in rounds[0]:
+        print(f"  {shape:<13} {med(shape, 'ideal'):7.3f}")
+    of_bare = statistics.median(
+        r["items direct"]["ideal"] / r["bare aiohttp"]["ideal"] for r in rounds
+    )
+    print(
+        f"  items direct {med('items direct', 'ideal'):.3f} (target >= 0.9); "
+        f"items direct / bare = {of_bare:.3f} (what the server and the machine allowed)"
+    )
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--calls", type=int, default=10_000)
+    p.add_argument("--concurrency", type=int, default=64)
+    p.add_argument("--latency", type=float, default=0.2)
+    p.add_argument("--rounds", type=int, default=1, help="repeat every shape; print medians")
+    p.add_argument("--items-sdk", action="store_true", help="also the items shape on the SDK")
+    args = p.parse_args()
+    ideal = args.concurrency / args.latency
+    print(
+        f"command: python benchmarks/throughput.py --calls {args.calls} "
+        f"--concurrency {args.concurrency} --latency {args.latency} --rounds {args.rounds}"
+        + (" --items-sdk" if args.items_sdk else "")
+    )
+    print(
+        f"ideal = concurrency / latency = {args.concurrency} / {args.latency} s "
+        f"= {ideal:.1f} calls/s"
+    )
+    print(f"machine: {os.cpu_count()} CPUs, load average {load()} at start")
+    rounds: list[dict[str, Any]] = []
+    for k in range(args.rounds):
+        if args.rounds > 1:
+            print(f"-- round {k + 1} of {args.rounds}")
+        rounds.append(run_round(args, ideal))
+    summarize(rounds)
+    print(f"load average {load()} at the end")
 
 
 if __name__ == "__main__":

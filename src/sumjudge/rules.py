@@ -151,22 +151,15 @@ def rate(
     values = {m: int(scores[m]) for m in enabled}  # type: ignore[arg-type]
     short: list[str] = []
     issues: list[str] = []
-    bad = False
     for m in enabled:
         th = book.threshold(m)
         s = values[m]
-        if s <= th.bad_at_most:
-            bad = True
         if s < th.good_at_least:
             short.append(f"{m} scored {s} (expected >= {th.good_at_least})")
             why = _SHORTFALL.get(m, "below the expected value")
             issues.append(f"{m}: {why} (score {s}, expected >= {th.good_at_least})")
-    if bad:
-        rating, score = "bad", 0.0
-    elif short:
-        rating, score = "incomplete", 0.5
-    else:
-        rating, score = "good", 1.0
+    rating = _verdict(values, enabled, book)
+    score = _VERDICT_SCORE[rating]
     if rating == "good":
         explanation = ALL_MESSAGE
     else:
@@ -191,6 +184,26 @@ def rate(
     )
 
 
+_VERDICT_SCORE = {"bad": 0.0, "incomplete": 0.5, "good": 1.0}
+
+
+def _verdict(values: Mapping[str, int], enabled: Sequence[str], book: RuleBook) -> str:
+    """The rating alone, which `rate` and `rating_confidence` share.
+
+    "bad" if any metric is at its failing level, "incomplete" if any is short of its
+    expected value, else "good".
+    """
+    short = False
+    for m in enabled:
+        th = book.threshold(m)
+        s = values[m]
+        if s <= th.bad_at_most:
+            return "bad"
+        if s < th.good_at_least:
+            short = True
+    return "incomplete" if short else "good"
+
+
 def rating_confidence(
     distributions: Mapping[str, Mapping[int, float]],
     enabled: Sequence[str],
@@ -212,6 +225,7 @@ def rating_confidence(
         for _, p in combo:
             probability *= p
         scores = {m: s for m, (s, _) in zip(names, combo, strict=True)}
-        if rate(scores, names, book).relevancy_rating == rating:
+        # the rating alone: the explanations `rate` words are not needed 81 times an item
+        if _verdict(scores, names, book) == rating:
             total += probability
     return total

@@ -265,15 +265,22 @@ class OpenAIJudge(SDKJudge):
         if request.logprobs:
             content = (choice.get("logprobs") or {}).get("content")
             if content:
+                # list comprehensions, not generators: ~20 tokens x 5 alternatives per reply
+                # made this the adapter's largest cost after the transport
                 logprobs = tuple(
-                    TokenLogprob(
-                        token=t["token"],
-                        logprob=float(t["logprob"]),
-                        top=tuple(
-                            (a["token"], float(a["logprob"])) for a in (t.get("top_logprobs") or [])
-                        ),
-                    )
-                    for t in content
+                    [
+                        TokenLogprob(
+                            t["token"],
+                            float(t["logprob"]),
+                            tuple(
+                                [
+                                    (a["token"], float(a["logprob"]))
+                                    for a in t.get("top_logprobs") or ()
+                                ]
+                            ),
+                        )
+                        for t in content
+                    ]
                 )
             elif "logprobs" not in kwargs:
                 note = "; ".join(self.capability_notes) or "logprobs disabled for this server"

@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+import urllib.parse
+import urllib.request
 from collections.abc import Mapping
 from typing import Any
 
 from .._version import __version__
 from ..errors import TransientProviderError
 
-__all__ = ["DirectChat", "error_body"]
+__all__ = ["DirectChat", "env_proxy", "error_body"]
 
 # The openai SDK's own pool limit (DEFAULT_CONNECTION_LIMITS); the runner bounds concurrency.
 _MAX_CONNECTIONS = 1000
@@ -48,6 +50,7 @@ class DirectChat:
             "User-Agent": f"sumjudge/{__version__}",
         }
         self._timeout = timeout
+        self._proxy = env_proxy(self.url)
         self._session: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -63,8 +66,10 @@ class DirectChat:
                     total=None, sock_connect=self._timeout, sock_read=self._timeout
                 ),
                 headers=self._headers,
-                # like httpx (and so the SDK): honour HTTP(S)_PROXY / NO_PROXY
-                trust_env=True,
+                # trust_env would look ~/.netrc up in a thread on every request; the one
+                # thing of the environment httpx (so the SDK) honours here is the proxy,
+                # resolved once (`env_proxy`).
+                trust_env=False,
             )
             self._loop = loop
         return self._session
@@ -80,7 +85,7 @@ class DirectChat:
 
         data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         try:
-            async with self._open().post(self.url, data=data) as resp:
+            async with self._open().post(self.url, data=data, proxy=self._proxy) as resp:
                 return resp.status, resp.headers, await resp.read()
         except asyncio.TimeoutError as exc:
             raise TransientProviderError("the request timed out") from exc
@@ -92,6 +97,15 @@ class DirectChat:
         session, self._session = self._session, None
         if session is not None and not session.closed:
             await session.close()
+
+
+def env_proxy(url: str) -> str | None:
+    """The proxy for `url` from $HTTP(S)_PROXY / $ALL_PROXY, unless $NO_PROXY exempts it."""
+    parts = urllib.parse.urlsplit(url)
+    if urllib.request.proxy_bypass(parts.hostname or ""):
+        return None
+    proxies = urllib.request.getproxies()
+    return proxies.get(parts.scheme) or proxies.get("all") or None
 
 
 def error_body(status: int, content: bytes) -> tuple[object, str]:
