@@ -179,3 +179,33 @@ def test_report_flag_writes_html_next_to_results(tmp_path: Path) -> None:
         assert attr not in html
     for r in results:
         assert r["id"] in html
+
+
+def test_http_client_flag_chooses_the_openai_path(tmp_path: Path) -> None:
+    data = tmp_path / "in.csv"
+    write_csv(
+        data,
+        [{"id": "a", "input": SRC, "summary": "They ship Friday."}],
+        ["id", "input", "summary"],
+    )
+    agents = {}
+    for path in ("sdk", "direct"):
+        with FakeOpenAIServer() as srv:
+            proc = run_cli(
+                "evaluate",
+                str(data),
+                "--model",
+                "openai/fake",
+                "--base-url",
+                srv.base_url,
+                "--metrics",
+                "fluency",
+                "--http-client",
+                path,
+                "--no-cache",
+                env_extra={"SUMJUDGE_HTTP_CLIENT": ""},
+            )
+            assert proc.returncode == 0, proc.stderr
+            agents[path] = srv.requests[0]["headers"].get("user-agent", "")
+    assert agents["direct"].startswith("sumjudge/")
+    assert not agents["sdk"].startswith("sumjudge/")

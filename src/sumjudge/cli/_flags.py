@@ -9,6 +9,7 @@ impossible values in one line; `evaluator_options` turns the flags, with the eng
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shlex
 from collections.abc import Callable
@@ -87,6 +88,12 @@ def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: s
         help=_model_help() + "; give it more than once for a judge panel (evaluate)",
     )
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument(
+        "--http-client",
+        choices=["sdk", "direct"],
+        help="how an openai/ judge sends: the official SDK, or a direct aiohttp POST (default: "
+        "direct with --base-url, else sdk; also $SUMJUDGE_HTTP_CLIENT; docs/http.md)",
+    )
     p.add_argument("--metrics", help=f"comma-separated subset of {metrics}")
     codes = ", ".join(sorted(_LANGUAGES))
     p.add_argument("--language", help=f"{language}; a code ({codes}) or a language name")
@@ -240,6 +247,10 @@ def reader_options(
 def evaluator_options(args: argparse.Namespace) -> dict[str, Any]:
     """The evaluator arguments every batch subcommand takes from its flags."""
     table, price = price_from_args(args)
+    if getattr(args, "http_client", None):
+        # The documented way the choice reaches every judge built for this run (a panel's
+        # members, the re-built judge of a batch job): the variable `choose_http_client` reads.
+        os.environ["SUMJUDGE_HTTP_CLIENT"] = args.http_client
     return {
         "base_url": args.base_url,
         "explanation_language": args.language,
