@@ -6,7 +6,8 @@ process). Ideal throughput = concurrency / latency = 320 calls/s. Shapes:
 - engine: the same calls to an in-process judge that sleeps the latency (no SDK, no HTTP):
           what JudgeCaller + response cache + run_items cost by themselves;
 - bare:   a bare aiohttp client posting the bodies our adapter posts (what the server and
-          the machine allow; the yardstick of client CPU per call);
+          the machine allow; the yardstick of client CPU per call); "bare items" posts
+          the items shape's requests (4 metrics, logprobs) the same way;
 - calls sdk / calls direct: 10,000 single requests through JudgeCaller + run_items (64 in
           flight) on each of the OpenAI adapter's paths (`http_client`, docs/http.md);
 - items:  2,500 items x 4 metrics through SummarizationEvaluator.evaluate_batch at 16 items
@@ -141,16 +142,33 @@ async def bench_engine(
     return {"calls": caller.stats.attempts, "wall_s": wall, "cpu_s": cpu}
 
 
-async def bench_bare(url: str, calls: int, concurrency: int, cache_dir: Path) -> dict[str, float]:
-    """Baseline: a bare aiohttp client posting the same bodies (no SDK, no engine)."""
+async def bench_bare(
+    url: str, calls: int, concurrency: int, cache_dir: Path, *, items: bool = False
+) -> dict[str, float]:
+    """Baseline: a bare aiohttp client posting the same bodies (no SDK, no engine).
+
+    `items=True` posts the items shape's requests instead (four metrics per item, with
+    logprobs, whose longer replies cost the server more), 64 in flight as single calls:
+    what the server and the machine allow that shape.
+    """
     import aiohttp
 
-    metric = SUMMARY_METRICS["coherence"]
     sem = asyncio.Semaphore(concurrency)
+    names = list(SUMMARY_METRICS)
+
+    def request(i: int) -> JudgeRequest:
+        if not items:
+            return SUMMARY_METRICS["coherence"].build_request(
+                f"Meeting {i}. " + TEXT * 3, "Ship Friday."
+            )
+        data = item(i // len(names))
+        return SUMMARY_METRICS[names[i % len(names)]].build_request(
+            data.input, data.summary, logprobs=True
+        )
 
     async def one(session: aiohttp.ClientSession, i: int) -> None:
-        r = metric.build_request(f"Meeting {i}. " + TEXT * 3, "Ship Friday.")
-        body = {
+        r = request(i)
+        body: dict[str, Any] = {
             "model": "fake-model",
             "messages": [{"role": m.role, "content": m.content} for m in r.messages],
             "temperature": r.temperature,
@@ -161,6 +179,8 @@ async def bench_bare(url: str, calls: int, concurrency: int, cache_dir: Path) ->
                 "json_schema": {"name": r.schema_name, "schema": r.schema, "strict": True},
             },
         }
+        if r.logprobs:
+            body.update(logprobs=True, top_logprobs=r.top_logprobs)
         async with sem, session.post(url + "/chat/completions", json=body) as resp:
             await resp.read()
 
@@ -198,6 +218,7 @@ def run_round(args: argparse.Namespace, ideal: float) -> dict[str, dict[str, flo
         ("bare aiohttp", bench_bare),
         ("calls sdk", partial(bench_calls, http_client="sdk")),
         ("calls direct", partial(bench_calls, http_client="direct")),
+        ("bare items", partial(bench_bare, items=True)),
         ("items direct", partial(bench_items, http_client="direct")),
     ]
     if args.items_sdk:

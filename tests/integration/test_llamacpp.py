@@ -226,10 +226,13 @@ def test_server_facts(llama_server: LlamaServer) -> None:
     assert body["usage"]["completion_tokens"] == len(content)
 
 
-async def test_the_reply_length_cap_is_honoured(llama_server: LlamaServer) -> None:
+@pytest.mark.parametrize("http_client", ["sdk", "direct"])
+async def test_the_reply_length_cap_is_honoured(
+    llama_server: LlamaServer, http_client: str
+) -> None:
     """llama-cpp-python ignores `max_completion_tokens`; without `max_tokens` this reply
     would run on to the context size (about 4000 tokens, minutes on a small CPU)."""
-    judge = OpenAIJudge(MODEL_ALIAS, base_url=llama_server.base_url)
+    judge = OpenAIJudge(MODEL_ALIAS, base_url=llama_server.base_url, http_client=http_client)
     request = JudgeRequest(
         messages=(Message.of("user", "Write a very long story about a lighthouse keeper."),),
         task="length-cap@1",
@@ -245,7 +248,8 @@ async def test_the_reply_length_cap_is_honoured(llama_server: LlamaServer) -> No
     assert judge.capability_notes == []
 
 
-async def test_summarization_end_to_end(llama_server: LlamaServer) -> None:
+@pytest.mark.parametrize("http_client", ["sdk", "direct"])
+async def test_summarization_end_to_end(llama_server: LlamaServer, http_client: str) -> None:
     # How does this server take native structured output? (llama-cpp-python 0.3: HTTP 500,
     # a request-validation error naming response_format.)
     schema_status, schema_body = _chat(
@@ -256,7 +260,7 @@ async def test_summarization_end_to_end(llama_server: LlamaServer) -> None:
         },
     )
     evaluator = SummarizationEvaluator(
-        f"openai/{MODEL_ALIAS}",
+        OpenAIJudge(MODEL_ALIAS, base_url=llama_server.base_url, http_client=http_client),
         base_url=llama_server.base_url,
         retry_policy=RetryPolicy(max_attempts=2, initial_delay=0.1, timeout=600),
         max_tokens=384,
@@ -268,7 +272,7 @@ async def test_summarization_end_to_end(llama_server: LlamaServer) -> None:
         await evaluator.aclose()
     elapsed = time.monotonic() - started
     judge = evaluator.judge
-    assert isinstance(judge, OpenAIJudge)
+    assert isinstance(judge, OpenAIJudge) and judge.http_client == http_client
     body = out["summary"]
     print(
         json.dumps(
