@@ -261,11 +261,11 @@ def summarize(rounds: list[dict[str, dict[str, float]]]) -> None:
     for shape in rounds[0]:
         print(f"  {shape:<13} {med(shape, 'ideal'):7.3f}")
     of_bare = statistics.median(
-        r["items direct"]["ideal"] / r["bare aiohttp"]["ideal"] for r in rounds
+        r["items direct"]["ideal"] / r["bare items"]["ideal"] for r in rounds
     )
     print(
-        f"  items direct {med('items direct', 'ideal'):.3f} (target >= 0.9); "
-        f"items direct / bare = {of_bare:.3f} (what the server and the machine allowed)"
+        f"  items direct {med('items direct', 'ideal'):.3f} (target >= 0.9); items direct / "
+        f"bare items = {of_bare:.3f} (bare items: what the server and the machine allowed)"
     )
 
 
