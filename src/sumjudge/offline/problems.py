@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from .lexicon import BROKEN_END, NEGATIONS
 from .records import SourceInfo
+from .support import WindowSupport
 from .text import content, words
 
 _CLAUSE = re.compile(
@@ -41,7 +41,7 @@ def broken_reason(sent: str) -> str:
     return ""
 
 
-def clause_min(sent: str, window_content: Sequence[set[str]]) -> float:
+def clause_min(sent: str, support: WindowSupport) -> float:
     """Lexical support of the sentence's least supported clause (of two or more content words).
 
     A sentence that joins a supported clause to an invented one ("..., and he was fired")
@@ -52,7 +52,7 @@ def clause_min(sent: str, window_content: Sequence[set[str]]) -> float:
     for clause in _CLAUSE.split(sent):
         cc = set(content(clause))
         if len(cc) >= 2:
-            sup = max(len(cc & wc) / len(cc) for wc in window_content)
+            sup = int(support.counts(cc).max()) / len(cc)
             lowest = min(lowest, sup)
     return lowest
 

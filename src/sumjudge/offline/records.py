@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .embed import FloatArray
+from .support import WindowSupport
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,6 @@ class SourceInfo:
     units: list[Unit]
     dialogue: bool
     windows: list[tuple[int, int]]
-    window_content: list[set[str]]
     unit_content: list[set[str]]
     vocab: set[str]
     bigrams: set[tuple[str, ...]]
@@ -49,6 +50,31 @@ class SourceInfo:
     # the single sentences of multi-sentence dialogue turns (a summary point often restates
     # one sentence of a long turn: "Tom tells the department heads" in a read-back)
     emb_parts: FloatArray | None = None
+
+    # Built on first use and kept with the source (shared by all its summaries).
+    @cached_property
+    def support(self) -> WindowSupport:
+        """Counts of a word set's words in every window (lexical support)."""
+        return WindowSupport(self.unit_content, self.windows)
+
+    @property
+    def window_content(self) -> list[set[str]]:
+        """Each window's content words (built on first use; `support` counts without them)."""
+        return self.support.window_sets()
+
+    @cached_property
+    def token_pairs(self) -> dict[tuple[str, str], list[int]]:
+        """Where each pair of consecutive source tokens starts (copied-fragment search)."""
+        pos: dict[tuple[str, str], list[int]] = {}
+        src = self.tokens
+        for j in range(len(src) - 1):
+            pos.setdefault((src[j], src[j + 1]), []).append(j)
+        return pos
+
+    @cached_property
+    def token_set(self) -> set[str]:
+        """The distinct source tokens."""
+        return set(self.tokens)
 
 
 @dataclass

@@ -57,7 +57,6 @@ def analyse_source(
     for size in range(1, MAX_WINDOW + 1 if dialogue else 3):
         for i in range(len(units) - size + 1):
             windows.append((i, i + size))
-    window_content = [set().union(*unit_content[a:b]) for a, b in windows]
     ws = words(text)
     toks = [stem(w) for w in ws]
     if dialogue:  # "I"/"you" rewritten to names: the resolved turns add their words
@@ -79,7 +78,6 @@ def analyse_source(
         units=units,
         dialogue=dialogue,
         windows=windows,
-        window_content=window_content,
         unit_content=unit_content,
         # content forms too: "kilometres" is also "km", "megabits" "mbps"
         vocab=set(toks) | set(ws) | set(content_of(ws)),
