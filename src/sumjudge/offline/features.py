@@ -102,12 +102,9 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
-def _fragments(summ: list[str], src: list[str]) -> list[int]:
+def _fragments(summ: list[str], info: SourceInfo) -> list[int]:
     """Greedy extractive fragments (Grusky et al. 2018): lengths of the longest shared spans."""
-    pos: dict[tuple[str, str], list[int]] = {}
-    for j in range(len(src) - 1):
-        pos.setdefault((src[j], src[j + 1]), []).append(j)
-    vocab = set(src)
+    src, pos, vocab = info.tokens, info.token_pairs, info.token_set  # indexed once per source
     frags: list[int] = []
     i = 0
     while i < len(summ):
@@ -137,10 +134,9 @@ def _sentence(
     without embeddings) and `part` its best cosine to a single sentence of a long turn (None
     when there is none).
     """
-    lex = np.array([len(c & wc) / max(1, len(c)) for wc in info.window_content], dtype=np.float64)
+    lex = info.support.counts(c) / max(1, len(c))
     # prefer small windows on ties
-    sizes = np.array([b - a for a, b in info.windows], dtype=np.float64)
-    lex_adj = lex - 0.01 * sizes
+    lex_adj = lex - 0.01 * info.support.sizes
     esup: float | None = None
     if sims is not None:
         cos = sims.astype(np.float64)
@@ -161,7 +157,7 @@ def _sentence(
     a, b = info.windows[best]
     near = set().union(*info.unit_content[max(0, a - 1) : b + 1])
     si.local_novel = len(c - near) / max(1, len(c))
-    si.clause_min = clause_min(s, info.window_content)
+    si.clause_min = clause_min(s, info.support)
     return si
 
 
@@ -304,7 +300,7 @@ def _lexical_features(
     steps = list(itertools.pairwise(positions))
     adj = [_jaccard(sent_content[i], sent_content[i + 1]) for i in range(len(sents) - 1)]
     doubled = [f"{a} {b}" for a, b in itertools.pairwise(ws) if a == b and a.isalpha()]
-    frags = _fragments(ws, info.tokens)
+    frags = _fragments(ws, info)
     feats: dict[str, float] = {
         "frag_cov": sum(frags) / max(1, len(ws)),
         "frag_dens": sum(f * f for f in frags) / max(1, len(ws)),
