@@ -159,7 +159,7 @@ def _scan(text: str) -> tuple[list[Mention], set[str]]:
         spelled_spans.append(m.span())
         digits = {float(d) for d in re.findall(r"\d+", chars)}
         out.append(Mention(m.group(0), _forms(digits) | {chars.lower()}, False, False))
-    found = _outside(list(_candidates().finditer(text)), spelled_spans)
+    found = _outside(_tokens(text), spelled_spans)
     i = 0
     while i < len(found):
         m = found[i]
@@ -201,20 +201,49 @@ _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
 @cache
-def _candidates() -> re.Pattern[str]:
-    """Digits (with a scale or ordinal suffix) or a number word, as whole words."""
+def _vocabulary() -> frozenset[str]:
+    """Every number word `_tokens` reads (lower-case letters only)."""
     vocabulary = set(NUMBER_WORDS) | set(ORDINAL_WORDS) | set(FRACTION_WORDS)
     vocabulary |= {_TEEN, _TENS, _POINT, _KOMA}
     vocabulary |= {"ke" + w for w in NUMBER_WORDS}
-    alternatives = "|".join(sorted((re.escape(w) for w in vocabulary), key=len, reverse=True))
+    return frozenset(vocabulary)
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Digits (with a scale or ordinal suffix) or a run of letters; and any number word."""
     suffixes = "|".join(
         sorted((re.escape(w) for w in set(SCALES) | _ORDINAL_SUFFIXES), key=len, reverse=True)
     )
-    return re.compile(
+    tokens = re.compile(
         rf"(?P<num>\d+(?:[.,]\d+)*)(?:(?P<gap>\s?)(?P<suffix>{suffixes})(?![^\W_]))?"
-        rf"|(?<![^\W\d_])(?P<word>{alternatives})(?![^\W\d_])",
+        r"|(?P<word>[^\W\d_]+)",
         re.IGNORECASE,
     )
+    alternatives = "|".join(sorted((re.escape(w) for w in _vocabulary()), key=len, reverse=True))
+    return tokens, re.compile(alternatives, re.IGNORECASE)
+
+
+def _tokens(text: str) -> list[re.Match[str]]:
+    """Digit tokens and number words (whole runs of letters), in order.
+
+    Letter runs are matched whole and kept when they are a number word: one pass of a
+    small pattern, where an alternation of every number word tried at each position took
+    most of the time on long sources. A run that is not ASCII is checked with the
+    case-insensitive pattern itself (Unicode case folding, as before).
+    """
+    tokens, number_word = _patterns()
+    vocabulary = _vocabulary()
+    out: list[re.Match[str]] = []
+    for m in tokens.finditer(text):
+        run = m.group("word")
+        if run is None:  # digits
+            out.append(m)
+            continue
+        found = run.lower() in vocabulary if run.isascii() else number_word.fullmatch(run)
+        if found:
+            out.append(m)
+    return out
 
 
 def _outside(toks: list[re.Match[str]], spans: list[tuple[int, int]]) -> list[re.Match[str]]:
