@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter
@@ -16,7 +17,7 @@ from .entities import name_parts
 from .lexicon import NEGATIONS, NEGATIVE_MEANING
 from .numbers import numbers
 from .records import SourceInfo, Unit
-from .text import content, content_of, date_word, fold, ngrams, sentences, stem, words
+from .text import content, content_of, date_word, fold, sentences, stem, words
 
 MAX_WINDOW = 3
 # Units embedded per call when progress is reported.
@@ -52,12 +53,16 @@ def analyse_source(
     if not units:
         units = [Unit(text, 0, len(text), "", text)]
     unit_words = [words(u.resolved) for u in units]
-    unit_content = [set(content_of(ws)) for ws in unit_words]
+    unit_terms = [content_of(ws) for ws in unit_words]
+    unit_content = [set(c) for c in unit_terms]
+    # a prose unit's text is its resolved text: its words are already there
+    same = [u.text == u.resolved for u in units]
     windows: list[tuple[int, int]] = []
     for size in range(1, MAX_WINDOW + 1 if dialogue else 3):
         for i in range(len(units) - size + 1):
             windows.append((i, i + size))
     ws = words(text)
+    distinct = set(ws)  # the per-word readings below need each word once
     toks = [stem(w) for w in ws]
     if dialogue:  # "I"/"you" rewritten to names: the resolved turns add their words
         toks += [stem(w) for uw in unit_words for w in uw]
@@ -80,19 +85,24 @@ def analyse_source(
         windows=windows,
         unit_content=unit_content,
         # content forms too: "kilometres" is also "km", "megabits" "mbps"
-        vocab=set(toks) | set(ws) | set(content_of(ws)),
-        bigrams=set(ngrams(toks, 2)),
-        trigrams=set(ngrams(toks, 3)),
+        vocab=set(toks) | distinct | set(content_of(list(distinct))),
+        bigrams=set(itertools.pairwise(toks)),
+        trigrams=set(zip(toks, toks[1:], toks[2:], strict=False)),
         nums=numbers(text),
-        name_set=_name_set(text, ws),
-        neg_units=[any(w in _NEGATED for w in words(u.text)) for u in units],
+        name_set=_name_set(text, distinct),
+        neg_units=[
+            any(w in _NEGATED for w in (uw if same_text else words(u.text)))
+            for u, uw, same_text in zip(units, unit_words, same, strict=True)
+        ],
         importance=imp,
         n_words=len(ws),
         speakers={u.speaker.lower() for u in units if u.speaker},
         tokens=ws,
         # lenient on the source side: "Sat", "Mon", "Mar" count as the day or month here
-        dates={d for d in map(date_word, set(ws)) if d},
-        keywords=_keywords(units, dialogue),
+        dates={d for d in map(date_word, distinct) if d},
+        keywords=_keywords(
+            units, dialogue, [t if ok else None for t, ok in zip(unit_terms, same, strict=True)]
+        ),
     )
     if embedder is not None:
         emb = _embed_units(embedder, [u.resolved for u in units], progress)
@@ -121,8 +131,8 @@ def turn_sentences(units: list[Unit]) -> list[str]:
     return out
 
 
-def _name_set(text: str, ws: list[str]) -> set[str]:
-    """Lower-case words of the source (`ws`) as names may be written in a summary.
+def _name_set(text: str, ws: set[str]) -> set[str]:
+    """Lower-case words of the source (`ws`, each once) as names may be written in a summary.
 
     "O'Donnell" also gives "odonnell", "o" and "donnell"; "Al-Farsi" also "alfarsi".
     """
@@ -143,14 +153,24 @@ def _embed_units(embedder: Embedder, texts: list[str], progress: Progress | None
     return np.concatenate(parts)
 
 
-def _keywords(units: list[Unit], dialogue: bool) -> list[tuple[str, int]]:
+def _keywords(
+    units: list[Unit], dialogue: bool, terms: list[list[str] | None]
+) -> list[tuple[str, int]]:
     """The source's most repeated content words (stemmed) with their counts.
 
     Turn prefixes ("Rina (PM):") are left out, since every turn would repeat its speaker's
-    name, and so are bare digit groups ("000" of "110,000").
+    name, and so are bare digit groups ("000" of "110,000"). `terms` holds each prose
+    unit's content words when they are already known (None: read them from its text).
     """
-    bodies = [u.text[u.text.index(":") + 1 :] if dialogue else u.text for u in units]
-    counts = Counter(w for b in bodies for w in content(b) if not w.isdigit())
+
+    def body(u: Unit, known: list[str] | None) -> list[str]:
+        if dialogue:
+            return content(u.text[u.text.index(":") + 1 :])
+        return known if known is not None else content(u.text)
+
+    counts = Counter(
+        w for u, known in zip(units, terms, strict=True) for w in body(u, known) if not w.isdigit()
+    )
     return counts.most_common(KEYWORDS)
 
 
