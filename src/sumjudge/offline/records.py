@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -62,13 +63,16 @@ class SourceInfo:
         """Each window's content words (built on first use; `support` counts without them)."""
         return self.support.window_sets()
 
-    @cached_property
-    def token_pairs(self) -> dict[tuple[str, str], list[int]]:
-        """Where each pair of consecutive source tokens starts (copied-fragment search)."""
+    def pair_starts(self, pairs: set[tuple[str, str]]) -> dict[tuple[str, str], list[int]]:
+        """Where each of `pairs` (consecutive tokens) starts in the source's tokens, in order.
+
+        One pass over the tokens for the pairs of one summary (copied-fragment search): an
+        index of every pair of a 2 MB source would hold some 60 MB.
+        """
         pos: dict[tuple[str, str], list[int]] = {}
-        src = self.tokens
-        for j in range(len(src) - 1):
-            pos.setdefault((src[j], src[j + 1]), []).append(j)
+        for j, pair in enumerate(itertools.pairwise(self.tokens)):
+            if pair in pairs:
+                pos.setdefault(pair, []).append(j)
         return pos
 
     @cached_property

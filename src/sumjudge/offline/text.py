@@ -68,11 +68,30 @@ def content(text: str) -> list[str]:
 
 def content_of(ws: list[str]) -> list[str]:
     """`content` of already tokenised words (`words`)."""
-    return [
-        stem(_CONTENT_MAP.get(w, w))
-        for w in ws
-        if w not in STOP and len(w) > 1 and w not in _NUMBER_WORDS and not w[0].isdigit()
-    ]
+    forms = _CONTENT_FORMS
+    if len(forms) > _CONTENT_FORMS_MAX:
+        forms.clear()
+    out: list[str] = []
+    for w in ws:
+        try:
+            form = forms[w]
+        except KeyError:
+            form = forms[w] = _content_form(w)
+        if form is not None:
+            out.append(form)
+    return out
+
+
+# Each word's content form (None: not a content word), looked up once per distinct word:
+# a long source repeats its words thousands of times. Bounded like `stem`'s cache.
+_CONTENT_FORMS: dict[str, str | None] = {}
+_CONTENT_FORMS_MAX = 200_000
+
+
+def _content_form(w: str) -> str | None:
+    if w in STOP or len(w) <= 1 or w in _NUMBER_WORDS or w[0].isdigit():
+        return None
+    return stem(_CONTENT_MAP.get(w, w))
 
 
 def fold(text: str) -> str:
