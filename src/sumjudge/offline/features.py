@@ -104,7 +104,8 @@ def _jaccard(a: set[str], b: set[str]) -> float:
 
 def _fragments(summ: list[str], info: SourceInfo) -> list[int]:
     """Greedy extractive fragments (Grusky et al. 2018): lengths of the longest shared spans."""
-    src, pos, vocab = info.tokens, info.token_pairs, info.token_set  # indexed once per source
+    src, vocab = info.tokens, info.token_set
+    pos = info.pair_starts(set(itertools.pairwise(summ)))
     frags: list[int] = []
     i = 0
     while i < len(summ):
