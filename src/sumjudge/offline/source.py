@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 
 import numpy as np
@@ -129,6 +129,41 @@ def turn_sentences(units: list[Unit]) -> list[str]:
         if len(pieces) > 1:
             out += [f"{u.speaker}: {p}" for p in pieces]
     return out
+
+
+class SourceCache:
+    """Analysed sources, the least recently used dropped first; bounded in number and size.
+
+    A comparison judges many summaries of one source, which is analysed (and embedded)
+    once. Keys are the sources themselves (a dict uses their hash; equal text is the same
+    source). The bound on characters keeps a few long transcripts from holding gigabytes:
+    a 2 MB transcript's analysis takes some 150 MB. The newest source is always kept.
+    """
+
+    def __init__(self, max_sources: int = 64, max_chars: int = 4_000_000) -> None:
+        self._infos: OrderedDict[str, SourceInfo] = OrderedDict()
+        self._chars = 0
+        self._max_sources = max_sources
+        self._max_chars = max_chars
+
+    def get(self, source: str, analyse: Callable[[str], SourceInfo]) -> SourceInfo:
+        """The analysis of `source`, from `analyse(source)` when it is not held."""
+        info = self._infos.get(source)
+        if info is not None:
+            self._infos.move_to_end(source)
+            return info
+        info = analyse(source)
+        self._infos[source] = info
+        self._chars += len(source)
+        while len(self._infos) > 1 and (
+            len(self._infos) > self._max_sources or self._chars > self._max_chars
+        ):
+            old, _ = self._infos.popitem(last=False)
+            self._chars -= len(old)
+        return info
+
+    def __len__(self) -> int:
+        return len(self._infos)
 
 
 def _name_set(text: str, ws: set[str]) -> set[str]:
