@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -11,7 +10,7 @@ from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
 from .features import analyse
 from .records import Analysis, SourceInfo
-from .source import Progress, analyse_source
+from .source import Progress, SourceCache, analyse_source
 from .text import detect_language, shorten
 
 DEFAULT_METRICS: tuple[str, ...] = ("coherence", "consistency", "relevance", "fluency")
@@ -68,20 +67,14 @@ class OfflineScorer:
         mode = "full" if self.use_embeddings else "lexical"
         self._models: dict[str, LinearModel] = load_models(mode)
         self._dialogue: LinearModel = load_dialogue_model(mode)
-        self._sources: OrderedDict[str, SourceInfo] = OrderedDict()
+        self._sources = SourceCache()
         self._progress = progress
 
     # -- analysis -----------------------------------------------------------------------------
     def _source(self, source: str) -> SourceInfo:
-        info = self._sources.get(source)
-        if info is None:
-            info = analyse_source(source, self._embedder, self._progress)
-            self._sources[source] = info
-            while len(self._sources) > 64:
-                self._sources.popitem(last=False)
-        else:
-            self._sources.move_to_end(source)
-        return info
+        return self._sources.get(
+            source, lambda text: analyse_source(text, self._embedder, self._progress)
+        )
 
     def analyse(self, source: str, summary: str) -> Analysis:
         """Full analysis (features, per-sentence support, evidence) of one pair."""
