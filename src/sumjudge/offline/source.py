@@ -17,7 +17,7 @@ from .entities import name_parts
 from .lexicon import NEGATIONS, NEGATIVE_MEANING
 from .numbers import numbers
 from .records import SourceInfo, Unit
-from .text import content, content_of, date_word, fold, sentences, stem, words
+from .text import content_of, date_word, fold, sentences, stem, words
 
 MAX_WINDOW = 3
 # Units embedded per call when progress is reported.
@@ -55,8 +55,7 @@ def analyse_source(
     unit_words = [words(u.resolved) for u in units]
     unit_terms = [content_of(ws) for ws in unit_words]
     unit_content = [set(c) for c in unit_terms]
-    # a prose unit's text is its resolved text: its words are already there
-    same = [u.text == u.resolved for u in units]
+    negated, body_terms = _read_bodies(units, dialogue, unit_words, unit_terms)
     windows: list[tuple[int, int]] = []
     for size in range(1, MAX_WINDOW + 1 if dialogue else 3):
         for i in range(len(units) - size + 1):
@@ -67,13 +66,11 @@ def analyse_source(
     if dialogue:  # "I"/"you" rewritten to names: the resolved turns add their words
         toks += [stem(w) for uw in unit_words for w in uw]
     # importance: centrality (shared content words) plus a lead prior for prose
-    freq: dict[str, int] = {}
-    for c in unit_content:
-        for w in c:
-            freq[w] = freq.get(w, 0) + 1
+    freq = Counter(itertools.chain.from_iterable(unit_content))
+    shared = {w: math.log1p(n - 1) for w, n in freq.items()}
     imp: list[float] = []
     for i, c in enumerate(unit_content):
-        cent = sum(math.log1p(freq[w] - 1) for w in c) / (1.0 + math.sqrt(len(c)))
+        cent = sum(shared[w] for w in c) / (1.0 + math.sqrt(len(c)))
         lead = 1.0 / (1.0 + i / 3.0) if not dialogue else 0.0
         imp.append(cent + 2.0 * lead)
     info = SourceInfo(
@@ -90,19 +87,14 @@ def analyse_source(
         trigrams=set(zip(toks, toks[1:], toks[2:], strict=False)),
         nums=numbers(text),
         name_set=_name_set(text, distinct),
-        neg_units=[
-            any(w in _NEGATED for w in (uw if same_text else words(u.text)))
-            for u, uw, same_text in zip(units, unit_words, same, strict=True)
-        ],
+        neg_units=negated,
         importance=imp,
         n_words=len(ws),
         speakers={u.speaker.lower() for u in units if u.speaker},
         tokens=ws,
         # lenient on the source side: "Sat", "Mon", "Mar" count as the day or month here
         dates={d for d in map(date_word, distinct) if d},
-        keywords=_keywords(
-            units, dialogue, [t if ok else None for t, ok in zip(unit_terms, same, strict=True)]
-        ),
+        keywords=_keywords(body_terms),
     )
     if embedder is not None:
         emb = _embed_units(embedder, [u.resolved for u in units], progress)
@@ -188,24 +180,42 @@ def _embed_units(embedder: Embedder, texts: list[str], progress: Progress | None
     return np.concatenate(parts)
 
 
-def _keywords(
-    units: list[Unit], dialogue: bool, terms: list[list[str] | None]
-) -> list[tuple[str, int]]:
+def _read_bodies(
+    units: list[Unit], dialogue: bool, unit_words: list[list[str]], unit_terms: list[list[str]]
+) -> tuple[list[bool], list[list[str]]]:
+    """Whether each unit's own text has a negation, and the content words of its body.
+
+    The body is a turn's text after "Name (Role):" (every turn would repeat its speaker),
+    a prose unit's whole text. A prose unit's text is its resolved text, whose words
+    (`unit_words`, `unit_terms`) are already read; a turn's words are those of its head and
+    of its body (no word spans the colon).
+    """
+    negated: list[bool] = []
+    terms: list[list[str]] = []
+    for u, uw, ut in zip(units, unit_words, unit_terms, strict=True):
+        if dialogue:
+            cut = u.text.index(":") + 1
+            body = words(u.text[cut:])
+            negated.append(any(w in _NEGATED for w in (*words(u.text[:cut]), *body)))
+            terms.append(content_of(body))
+        elif u.text == u.resolved:
+            negated.append(any(w in _NEGATED for w in uw))
+            terms.append(ut)
+        else:
+            own = words(u.text)
+            negated.append(any(w in _NEGATED for w in own))
+            terms.append(content_of(own))
+    return negated, terms
+
+
+def _keywords(body_terms: list[list[str]]) -> list[tuple[str, int]]:
     """The source's most repeated content words (stemmed) with their counts.
 
-    Turn prefixes ("Rina (PM):") are left out, since every turn would repeat its speaker's
-    name, and so are bare digit groups ("000" of "110,000"). `terms` holds each prose
-    unit's content words when they are already known (None: read them from its text).
+    Counted in the units' bodies (`_read_bodies`: turn prefixes such as "Rina (PM):" are
+    left out, since every turn would repeat its speaker's name), without bare digit groups
+    ("000" of "110,000").
     """
-
-    def body(u: Unit, known: list[str] | None) -> list[str]:
-        if dialogue:
-            return content(u.text[u.text.index(":") + 1 :])
-        return known if known is not None else content(u.text)
-
-    counts = Counter(
-        w for u, known in zip(units, terms, strict=True) for w in body(u, known) if not w.isdigit()
-    )
+    counts = Counter(w for terms in body_terms for w in terms if not w.isdigit())
     return counts.most_common(KEYWORDS)
 
 
