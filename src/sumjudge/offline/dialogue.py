@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -49,7 +50,10 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
         elif len(speakers) == 2:
             addressee = speakers[1] if spk == speakers[0] else speakers[0]
         else:  # the nearest other speaker (looking a bounded distance: linear time)
-            near = [*range(i - 1, max(-1, i - 1 - _NEAR), -1), *range(i + 1, i + 1 + _NEAR)]
+            # (lazily: the nearest is nearly always the previous turn)
+            near = itertools.chain(
+                range(i - 1, max(-1, i - 1 - _NEAR), -1), range(i + 1, i + 1 + _NEAR)
+            )
             for j in (j for j in near if j < len(turns)):
                 if turns[j].speaker != spk:
                     addressee = turns[j].speaker
