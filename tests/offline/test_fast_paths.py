@@ -18,7 +18,7 @@ from sumjudge.offline.embed import Embedder, embeddings_available
 from sumjudge.offline.lexicon import FRACTION_WORDS, NUMBER_WORDS, ORDINAL_WORDS, SCALES
 from sumjudge.offline.numbers import _tokens, _vocabulary, mentions, numbers
 from sumjudge.offline.records import SourceInfo
-from sumjudge.offline.source import SourceCache, analyse_source
+from sumjudge.offline.source import _HYPHENATED, SourceCache, analyse_source
 from sumjudge.offline.support import WindowSupport
 
 METRICS = ("coherence", "consistency", "relevance", "fluency")
@@ -130,6 +130,12 @@ def test_a_case_folded_number_word_is_not_read_and_does_not_raise() -> None:
     assert numbers("ſix apples") == set()
     scorer = OfflineScorer(use_embeddings=False)
     assert scorer.score("We bought ſix apples at the market.", "They bought apples.")
+
+
+def test_hyphenated_names_are_found_as_by_the_pattern_without_its_lookbehind() -> None:
+    plain = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+    text = " ".join(TRICKY) + " Al-Farsi, Jean-Luc-Marie, 5ab-cd, _x-y, e-Mail, ab-cd5-ef, Éa-bé."
+    assert _HYPHENATED.findall(text) == plain.findall(text)
 
 
 def test_the_source_cache_is_bounded_in_sources_and_characters() -> None:

@@ -24,7 +24,9 @@ MAX_WINDOW = 3
 EMBED_BATCH = 256
 Progress = Callable[[int, int], None]
 _NEGATED = NEGATIONS | NEGATIVE_MEANING
-_HYPHENATED = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
+# Hyphenated words ("Al-Farsi"), tried only where a run of letters starts: a match can start
+# nowhere else, and trying every letter of every word cost time quadratic in word length.
+_HYPHENATED = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:-[^\W\d_]+)+")
 KEYWORDS = 20
 
 
