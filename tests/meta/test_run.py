@@ -211,3 +211,21 @@ def test_cli_writes_table_card_results_and_report(
     assert len(out.read_text(encoding="utf-8").splitlines()) == 8
     html = report.read_text(encoding="utf-8")
     assert 'id="judge-card"' in html and "summary_spearman" in html
+
+
+@pytest.mark.parametrize("path", ["sdk", "direct"])
+def test_cli_http_client_flag_chooses_the_openai_path(
+    path: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("SUMJUDGE_HTTP_CLIENT", "")  # the flag sets it; restored afterwards
+    with FakeOpenAIServer() as srv:
+        code = main(
+            [
+                "meta-eval", str(SLICE), "--model", "openai/test", "--base-url", srv.base_url,
+                "--dataset", "summeval", "--limit", "2", "--n-resamples", "0", "--no-progress",
+                "--http-client", path,
+            ]
+        )  # fmt: skip
+        agent = srv.requests[0]["headers"].get("user-agent", "")
+    assert code == 0, capsys.readouterr().err
+    assert agent.startswith("sumjudge/") == (path == "direct")

@@ -88,12 +88,7 @@ def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: s
         help=_model_help() + "; give it more than once for a judge panel (evaluate)",
     )
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
-    p.add_argument(
-        "--http-client",
-        choices=["sdk", "direct"],
-        help="how an openai/ judge sends: the official SDK, or a direct aiohttp POST (default: "
-        "direct with --base-url, else sdk; also $SUMJUDGE_HTTP_CLIENT; docs/http.md)",
-    )
+    add_http_client_argument(p)
     p.add_argument("--metrics", help=f"comma-separated subset of {metrics}")
     codes = ", ".join(sorted(_LANGUAGES))
     p.add_argument("--language", help=f"{language}; a code ({codes}) or a language name")
@@ -244,13 +239,28 @@ def reader_options(
     }
 
 
-def evaluator_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The evaluator arguments every batch subcommand takes from its flags."""
-    table, price = price_from_args(args)
+def add_http_client_argument(p: argparse.ArgumentParser) -> None:
+    """--http-client: how an openai/ judge sends its requests (docs/http.md)."""
+    p.add_argument(
+        "--http-client",
+        choices=["sdk", "direct"],
+        help="how an openai/ judge sends: the official SDK, or a direct aiohttp POST (default: "
+        "direct with --base-url, else sdk; also $SUMJUDGE_HTTP_CLIENT; docs/http.md)",
+    )
+
+
+def apply_http_client(args: argparse.Namespace) -> None:
+    """Make --http-client the run's choice."""
     if getattr(args, "http_client", None):
         # The documented way the choice reaches every judge built for this run (a panel's
         # members, the re-built judge of a batch job): the variable `choose_http_client` reads.
         os.environ["SUMJUDGE_HTTP_CLIENT"] = args.http_client
+
+
+def evaluator_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The evaluator arguments every batch subcommand takes from its flags."""
+    table, price = price_from_args(args)
+    apply_http_client(args)
     return {
         "base_url": args.base_url,
         "explanation_language": args.language,

@@ -24,6 +24,7 @@ from ._common import (
     open_fraction,
     positive_float,
 )
+from ._flags import add_http_client_argument, apply_http_client
 from ._safety import CommandPaths, atomic_write_text
 
 __all__ = ["add_parser", "run"]
@@ -44,6 +45,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("file", help="JSONL of human-judged rows (e.g. the dev set)")
     p.add_argument("--model", help="provider/model or 'local' (default: see docs)")
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
+    add_http_client_argument(p)
     p.add_argument("--metrics", help=f"comma-separated subset of {','.join(SUMMARY_METRICS)}")
     p.add_argument(
         "--dataset",
@@ -93,6 +95,7 @@ def meta_eval_paths(args: argparse.Namespace) -> CommandPaths:
 async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
     from ..meta.run import run_meta_eval
 
+    apply_http_client(args)
     model = choose_model(args.model, args.base_url)
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
     datasets = (
