@@ -46,6 +46,7 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
     by_first: dict[str, list[str]] = {}
     for name in speakers:
         by_first.setdefault(name.split()[0], []).append(name)
+    roles: dict[tuple[str | None, str], str] = {}  # heads repeat: each read once
     units: list[Unit] = []
     for i, turn in enumerate(turns):
         spk = turn.speaker
@@ -64,7 +65,10 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
                     addressee = turns[j].speaker
                     break
         resolved = f"{spk}: {_resolve(turn.body, spk, addressee)}"
-        units.append(Unit(turn.text, turn.start, turn.end, spk, resolved, role_word(turn)))
+        role = roles.get((turn.role, spk))
+        if role is None:
+            role = roles[turn.role, spk] = role_word(turn)
+        units.append(Unit(turn.text, turn.start, turn.end, spk, resolved, role))
     return units, True
 
 
