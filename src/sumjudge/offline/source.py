@@ -194,18 +194,23 @@ def _read_bodies(
     """
     negated: list[bool] = []
     terms: list[list[str]] = []
+    heads: dict[str, bool] = {}  # "Name (Role):" repeats: each head is read once
     for u, uw, ut in zip(units, unit_words, unit_terms, strict=True):
         if dialogue:
             cut = u.text.index(":") + 1
+            head = u.text[:cut]
+            head_negated = heads.get(head)
+            if head_negated is None:
+                head_negated = heads[head] = not _NEGATED.isdisjoint(words(head))
             body = words(u.text[cut:])
-            negated.append(any(w in _NEGATED for w in (*words(u.text[:cut]), *body)))
+            negated.append(head_negated or not _NEGATED.isdisjoint(body))
             terms.append(content_of(body))
         elif u.text == u.resolved:
-            negated.append(any(w in _NEGATED for w in uw))
+            negated.append(not _NEGATED.isdisjoint(uw))
             terms.append(ut)
         else:
             own = words(u.text)
-            negated.append(any(w in _NEGATED for w in own))
+            negated.append(not _NEGATED.isdisjoint(own))
             terms.append(content_of(own))
     return negated, terms
 
