@@ -34,7 +34,7 @@ KEYWORDS = 20
 
 def norm_tokens(text: str) -> list[str]:
     """Stemmed word tokens, stopwords kept (for n-gram novelty)."""
-    return [stem(w) for w in words(text)]
+    return list(map(stem, words(text)))
 
 
 def analyse_source(
@@ -94,9 +94,9 @@ def _analyse_text(text: str) -> SourceInfo:
             windows.append((i, i + size))
     ws = words(text)
     distinct = set(ws)  # the per-word readings below need each word once
-    toks = [stem(w) for w in ws]
+    toks = list(map(stem, ws))  # (map: no Python frame per word)
     if dialogue:  # "I"/"you" rewritten to names: the resolved turns add their words
-        toks += [stem(w) for uw in unit_words for w in uw]
+        toks += map(stem, itertools.chain.from_iterable(unit_words))
     # importance: centrality (shared content words) plus a lead prior for prose
     freq = Counter(itertools.chain.from_iterable(unit_content))
     shared = {w: math.log1p(n - 1) for w, n in freq.items()}
