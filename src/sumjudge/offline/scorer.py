@@ -10,7 +10,7 @@ from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
 from .features import analyse
 from .records import Analysis, SourceInfo
-from .source import Progress, SourceCache, analyse_source
+from .source import Progress, SourceCache, analyse_source, collector_paused
 from .text import detect_language, shorten
 
 DEFAULT_METRICS: tuple[str, ...] = ("coherence", "consistency", "relevance", "fluency")
@@ -78,7 +78,9 @@ class OfflineScorer:
 
     def analyse(self, source: str, summary: str) -> Analysis:
         """Full analysis (features, per-sentence support, evidence) of one pair."""
-        return analyse(self._source(source), summary, self._embedder, self.use_embeddings)
+        info = self._source(source)
+        with collector_paused():
+            return analyse(info, summary, self._embedder, self.use_embeddings)
 
     # -- public API ---------------------------------------------------------------------------
     def score(

@@ -52,7 +52,7 @@ def analyse_source(
     Returns:
         The analysis `features.analyse` scores summaries against.
     """
-    with _collector_paused():
+    with collector_paused():
         info = _analyse_text(text)
     if embedder is not None:
         _embed_source(info, embedder, progress)
@@ -60,12 +60,13 @@ def analyse_source(
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector for the block.
 
     Reading a long source makes millions of small lists, sets and tuples, none in a
     reference cycle; the collector's passes over them took some 15% of the time of a 2 MB
-    transcript. Reference counting still frees everything as usual. (When another thread
+    transcript (and the window index a summary's support is counted from, built on first
+    use). Reference counting still frees everything as usual. (When another thread
     has it paused already, it is left to that thread to resume it.)
     """
     if not gc.isenabled():
