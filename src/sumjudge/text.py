@@ -128,7 +128,11 @@ _TIMESTAMP = r"\[?(?P<timestamp>\d{1,2}:\d{2}(?::\d{2})?)\]?"
 _NAME = r"(?P<speaker>[A-Z][\w.'\-]*(?: [A-Z0-9][\w.'\-]*){0,2})"
 _ROLE = r"\((?P<role>[^()\n]{1,40})\)"
 # A turn starts at the text start, at a line start, or after " . " (one-line chats).
-_TURN_START = re.compile(rf"(?:^|\n|(?<=\s)\.\s+)\s*(?:{_TIMESTAMP}\s+)?{_NAME}(?: {_ROLE})?:\s")
+_TURN_HEAD = rf"\s*(?:{_TIMESTAMP}\s+)?{_NAME}(?: {_ROLE})?:\s"
+_FIRST_TURN = re.compile(_TURN_HEAD)  # at the text start (`match`)
+# The later ones: both alternatives start with a literal character, so the regex engine
+# skips ahead to the next line break or full stop instead of trying every position.
+_TURN_START = re.compile(rf"(?:\n|\.(?<=\s\.)\s+){_TURN_HEAD}")
 # On a line of its own the speaker may be any short label ("agent", "Customer Service").
 _TURN_LINE = re.compile(
     rf"^\s*(?:{_TIMESTAMP}\s+)?(?P<speaker>[A-Za-z][\w .'-]{{0,40}}?)(?:\s*{_ROLE})?"
@@ -182,7 +186,9 @@ def find_turns(text: str) -> list[TurnSpan]:
     Returns:
         The turns in order; empty when there are none.
     """
-    starts = list(_TURN_START.finditer(text))
+    first = _FIRST_TURN.match(text)
+    starts = [first] if first else []
+    starts += _TURN_START.finditer(text, first.end() if first else 0)
     turns: list[TurnSpan] = []
     for i, m in enumerate(starts):
         a = m.start("speaker")
