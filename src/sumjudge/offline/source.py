@@ -215,7 +215,9 @@ def _name_set(text: str, ws: set[str]) -> set[str]:
     """
     out = set(ws)
     out |= {p for w in ws if "'" in w for p in name_parts(w)}
-    out |= {m.lower().replace("-", "") for m in _HYPHENATED.findall(text)}
+    # (a hyphenated word holds no white space: only the chunks with a hyphen are searched)
+    chunks = [c for c in text.split() if "-" in c]
+    out |= {m.lower().replace("-", "") for c in chunks for m in _HYPHENATED.findall(c)}
     return out
 
 
