@@ -231,12 +231,9 @@ def _tokens(text: str) -> list[re.Match[str]]:
     through Unicode case folding, "ſix" for "six", which no reader knew: it raised.)
     """
     vocabulary = _vocabulary()
-    out: list[re.Match[str]] = []
-    for m in _pattern().finditer(text):
-        run = m.group("word")
-        if run is None or run.lower() in vocabulary:
-            out.append(m)
-    return out
+    pattern = _pattern()
+    word = pattern.groupindex["word"]  # (by number: no lookup of the name per match)
+    return [m for m in pattern.finditer(text) if (r := m[word]) is None or r.lower() in vocabulary]
 
 
 def _outside(toks: list[re.Match[str]], spans: list[tuple[int, int]]) -> list[re.Match[str]]:
