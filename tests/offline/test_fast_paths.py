@@ -29,6 +29,7 @@ from sumjudge.offline.records import SourceInfo
 from sumjudge.offline.source import _HYPHENATED, SourceCache, analyse_source
 from sumjudge.offline.support import WindowSupport
 from sumjudge.offline.text import words
+from sumjudge.text import find_turns
 
 METRICS = ("coherence", "consistency", "relevance", "fluency")
 
@@ -167,6 +168,35 @@ def test_turn_negations_and_bodies_are_those_of_each_turn_read_alone() -> None:
     assert info.dialogue
     expect = [any(w in NEGATIONS | NEGATIVE_MEANING for w in words(u.text)) for u in info.units]
     assert info.neg_units == expect
+
+
+WORD_EDGES = (
+    "Intro's line: x\n[00:01:02] Rina (PM: lead): I can\u2019t. You're late.\n00:02 Tom: 's' ok."
+    "\nRina: fine's\nTom: \u0130stanbul ok\nRina: it\u2019s\u2019\n\ntrailing words' end",
+    "Rina: hi . Tom: yo's . Rina: ok . Tom: bye .",
+    "Rina (A:B): x y\nTom (C:D): z\nRina (A:B): w\nTom: q",
+    "He said \u201cno.\u201d Then 'they' left. Dr. Smith\u2019s dog. \u2018Quoted.\u2019 Fine!It"
+    " is.",
+    "Rina: \u0391\u03a3: \u0392 \u03a3\u0391\nTom: ok\nRina: \u039f\u0394\u03a3'\u03a3\nTom: yes",
+    # capital sigma's lower case depends on its neighbours ("\u03c2" at a word's end)
+    "Rina (\u0391\u03a3:\u0392): x\nTom: y\nRina (\u0391\u03a3:\u0392): z",
+)
+
+
+@pytest.mark.parametrize("text", WORD_EDGES)
+def test_the_words_of_a_source_are_those_of_its_text_read_whole(text: str) -> None:
+    # (read from its units' words and the text between them)
+    info = analyse_source(text, None)
+    assert info.tokens == words(info.text)
+
+
+def test_turns_are_found_as_by_one_pattern_tried_at_every_position() -> None:
+    name = r"(?P<speaker>[A-Z][\w.'\-]*(?: [A-Z0-9][\w.'\-]*){0,2})"
+    head = rf"\s*(?:\[?(?P<timestamp>\d{{1,2}}:\d{{2}}(?::\d{{2}})?)\]?\s+)?{name}"
+    one = re.compile(rf"(?:^|\n|(?<=\s)\.\s+){head}(?: \((?P<role>[^()\n]{{1,40}})\))?:\s")
+    for text in (*WORD_EDGES, "\nRina: a\n\n  [00:01] Tom (PM): b .  Rina: c", ". Rina: x"):
+        expect = [(m.start("speaker"), m["speaker"], m["role"]) for m in one.finditer(text)]
+        assert [(t.start, t.speaker, t.role) for t in find_turns(text)] == expect
 
 
 def test_the_source_cache_is_bounded_in_sources_and_characters() -> None:

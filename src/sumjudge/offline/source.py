@@ -89,12 +89,11 @@ def _analyse_text(text: str) -> SourceInfo:
     unit_words = [words(u.resolved) for u in units]
     unit_terms = [content_of(ws) for ws in unit_words]
     unit_content = [set(c) for c in unit_terms]
-    negated, body_terms = _read_bodies(units, dialogue, unit_words, unit_terms)
+    negated, body_terms, ws = _read_bodies(text, units, dialogue, unit_words, unit_terms)
     windows: list[tuple[int, int]] = []
     for size in range(1, MAX_WINDOW + 1 if dialogue else 3):
         for i in range(len(units) - size + 1):
             windows.append((i, i + size))
-    ws = words(text)
     distinct = set(ws)  # the per-word readings below need each word once
     toks = list(map(stem, ws))  # (map: no Python frame per word)
     if dialogue:  # "I"/"you" rewritten to names: the resolved turns add their words
@@ -233,36 +232,59 @@ def _embed_units(embedder: Embedder, texts: list[str], progress: Progress | None
 
 
 def _read_bodies(
-    units: list[Unit], dialogue: bool, unit_words: list[list[str]], unit_terms: list[list[str]]
-) -> tuple[list[bool], list[list[str]]]:
-    """Whether each unit's own text has a negation, and the content words of its body.
+    text: str,
+    units: list[Unit],
+    dialogue: bool,
+    unit_words: list[list[str]],
+    unit_terms: list[list[str]],
+) -> tuple[list[bool], list[list[str]], list[str]]:
+    """Per unit, a negation in its own text and its body's content words; `words(text)`.
 
     The body is a turn's text after "Name (Role):" (every turn would repeat its speaker),
     a prose unit's whole text. A prose unit's text is its resolved text, whose words
     (`unit_words`, `unit_terms`) are already read; a turn's words are those of its head and
-    of its body (no word spans the colon).
+    of its body (no word spans the colon). The words of the whole text are those of its
+    units and of the text between them, in order: units start after white space (or at
+    the start) and end before white space or after a colon or a full stop, which no word
+    holds, so no word spans two. (Lower case is per character but for capital sigma,
+    whose form depends on its neighbours: a text with one is read whole.)
     """
     negated: list[bool] = []
     terms: list[list[str]] = []
-    heads: dict[str, bool] = {}  # "Name (Role):" repeats: each head is read once
+    whole: list[str] = []
+    end = 0
+    heads: dict[str, tuple[list[str], bool]] = {}  # "Name (Role):" repeats: each read once
     for u, uw, ut in zip(units, unit_words, unit_terms, strict=True):
+        gap = text[end : u.start]
+        if gap and not gap.isspace():
+            whole += words(gap)
+        end = u.end
         if dialogue:
             cut = u.text.index(":") + 1
             head = u.text[:cut]
-            head_negated = heads.get(head)
-            if head_negated is None:
-                head_negated = heads[head] = not _NEGATED.isdisjoint(words(head))
+            read = heads.get(head)
+            if read is None:
+                hw = words(head)
+                read = heads[head] = hw, not _NEGATED.isdisjoint(hw)
             body = words(u.text[cut:])
-            negated.append(head_negated or not _NEGATED.isdisjoint(body))
+            negated.append(read[1] or not _NEGATED.isdisjoint(body))
             terms.append(content_of(body))
+            whole += read[0]
+            whole += body
         elif u.text == u.resolved:
             negated.append(not _NEGATED.isdisjoint(uw))
             terms.append(ut)
+            whole += uw
         else:
             own = words(u.text)
             negated.append(not _NEGATED.isdisjoint(own))
             terms.append(content_of(own))
-    return negated, terms
+            whole += own
+    if end < len(text):
+        whole += words(text[end:])
+    if "\u03a3" in text:
+        whole = words(text)
+    return negated, terms, whole
 
 
 def _keywords(body_terms: list[list[str]]) -> list[tuple[str, int]]:
