@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 
@@ -56,14 +55,7 @@ def source_units(source: str) -> tuple[list[Unit], bool]:
         elif len(speakers) == 2:
             addressee = speakers[1] if spk == speakers[0] else speakers[0]
         else:  # the nearest other speaker (looking a bounded distance: linear time)
-            # (lazily: the nearest is nearly always the previous turn)
-            near = itertools.chain(
-                range(i - 1, max(-1, i - 1 - _NEAR), -1), range(i + 1, i + 1 + _NEAR)
-            )
-            for j in (j for j in near if j < len(turns)):
-                if turns[j].speaker != spk:
-                    addressee = turns[j].speaker
-                    break
+            addressee = _nearest_other(turns, i)
         resolved = f"{spk}: {_resolve(turn.body, spk, addressee)}"
         role = roles.get((turn.role, spk))
         if role is None:
@@ -116,16 +108,53 @@ def people(units: list[Unit]) -> list[Person]:
     return list(seen.values())
 
 
+def _nearest_other(turns: list[TurnSpan], i: int) -> str:
+    """The speaker of the nearest turn before, else after, turn `i` by someone else, or "".
+
+    At most `_NEAR` turns each way; the nearest is nearly always the previous turn.
+    """
+    spk = turns[i].speaker
+    for j in range(i - 1, max(-1, i - 1 - _NEAR), -1):
+        if turns[j].speaker != spk:
+            return turns[j].speaker
+    for j in range(i + 1, min(len(turns), i + 1 + _NEAR)):
+        if turns[j].speaker != spk:
+            return turns[j].speaker
+    return ""
+
+
 def _resolve(body: str, speaker: str, addressee: str) -> str:
     def sub(m: re.Match[str]) -> str:
-        w = m.group(0).lower().replace("’", "'")
-        if w in FIRST_PERSON or w.split("'")[0] in {"i", "we"}:
+        w = m.group(0)
+        kind = _PERSON_KINDS.get(w)
+        if kind is None:
+            kind = _person_kind(w)
+        if kind == _FIRST:
             return speaker
-        if addressee and (w in SECOND_PERSON or w.split("'")[0] == "you"):
+        if kind == _SECOND and addressee:
             return addressee
-        return m.group(0)
+        return w
 
     return _PERSON.sub(sub, body)
+
+
+_FIRST, _SECOND, _OTHER = 1, 2, 0
+# The kind of each "I"/"you" word as written, read once: a transcript repeats a few forms.
+_PERSON_KINDS: dict[str, int] = {}
+
+
+def _person_kind(written: str) -> int:
+    w = written.lower().replace("’", "'")
+    if w in FIRST_PERSON or w.split("'")[0] in {"i", "we"}:
+        kind = _FIRST
+    elif w in SECOND_PERSON or w.split("'")[0] == "you":
+        kind = _SECOND
+    else:
+        kind = _OTHER
+    if len(_PERSON_KINDS) > 10_000:  # bounded: contractions are open-ended ("you'd've")
+        _PERSON_KINDS.clear()
+    _PERSON_KINDS[written] = kind
+    return kind
 
 
 def _vocative_pattern(speakers: list[str]) -> re.Pattern[str]:
@@ -143,6 +172,8 @@ def _vocative(
     "Wulan, tolong ..." and "Thanks, Tom." address Wulan and Tom. `by_first` maps a first
     name to the speakers who have it.
     """
+    if pattern.search(body) is None:  # most turns name nobody: one search, no iterator
+        return ""
     firsts = {m.group(1) for m in pattern.finditer(body)}
     found = [o for f in firsts for o in by_first.get(f, []) if o != speaker]
     return found[0] if len(found) == 1 else ""
