@@ -103,7 +103,7 @@ def _analyse_text(text: str) -> SourceInfo:
     shared = {w: math.log1p(n - 1) for w, n in freq.items()}
     imp: list[float] = []
     for i, c in enumerate(unit_content):
-        cent = sum(shared[w] for w in c) / (1.0 + math.sqrt(len(c)))
+        cent = sum(map(shared.__getitem__, c)) / (1.0 + math.sqrt(len(c)))  # (same order)
         lead = 1.0 / (1.0 + i / 3.0) if not dialogue else 0.0
         imp.append(cent + 2.0 * lead)
     return SourceInfo(
@@ -294,7 +294,9 @@ def _keywords(body_terms: list[list[str]]) -> list[tuple[str, int]]:
     left out, since every turn would repeat its speaker's name), without bare digit groups
     ("000" of "110,000").
     """
-    counts = Counter(w for terms in body_terms for w in terms if not w.isdigit())
+    counts = Counter(itertools.chain.from_iterable(body_terms))
+    for w in [w for w in counts if w.isdigit()]:  # (the others keep their order: ties too)
+        del counts[w]
     return counts.most_common(KEYWORDS)
 
 
