@@ -26,7 +26,7 @@ from sumjudge.offline.lexicon import (
 )
 from sumjudge.offline.numbers import _tokens, _vocabulary, mentions, numbers
 from sumjudge.offline.records import SourceInfo
-from sumjudge.offline.source import _HYPHENATED, SourceCache, analyse_source
+from sumjudge.offline.source import _HYPHENATED, SourceCache, _name_set, analyse_source
 from sumjudge.offline.support import WindowSupport
 from sumjudge.offline.text import words
 from sumjudge.text import find_turns
@@ -146,6 +146,9 @@ def test_hyphenated_names_are_found_as_by_the_pattern_without_its_lookbehind() -
     plain = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)+")
     text = " ".join(TRICKY) + " Al-Farsi, Jean-Luc-Marie, 5ab-cd, _x-y, e-Mail, ab-cd5-ef, Éa-bé."
     assert _HYPHENATED.findall(text) == plain.findall(text)
+    # searched chunk by chunk (white space split): the same names
+    expect = {m.lower().replace("-", "") for m in plain.findall(text)}
+    assert _name_set((text + "\u00a0x-y\u2003Zz-Q").split(), set()) == expect | {"xy", "zzq"}
 
 
 def test_reading_a_source_leaves_the_collector_as_it_found_it() -> None:

@@ -20,7 +20,7 @@ from .entities import name_parts
 from .lexicon import NEGATIONS, NEGATIVE_MEANING
 from .numbers import numbers
 from .records import SourceInfo, Unit
-from .text import content_of, date_word, fold, sentences, stem, words
+from .text import content_of, date_word, sentences, stem, words
 
 MAX_WINDOW = 3
 # Units embedded per call when progress is reported.
@@ -94,6 +94,7 @@ def _analyse_text(text: str) -> SourceInfo:
     for size in range(1, MAX_WINDOW + 1 if dialogue else 3):
         for i in range(len(units) - size + 1):
             windows.append((i, i + size))
+    chunks = text.split()  # white-space separated, for `folded` and hyphenated names
     distinct = set(ws)  # the per-word readings below need each word once
     toks = list(map(stem, ws))  # (map: no Python frame per word)
     if dialogue:  # "I"/"you" rewritten to names: the resolved turns add their words
@@ -109,7 +110,7 @@ def _analyse_text(text: str) -> SourceInfo:
     return SourceInfo(
         text=text,
         raw=raw,
-        folded=fold(text),
+        folded=" ".join(chunks).casefold(),  # `fold(text)`, from the chunks split once
         units=units,
         dialogue=dialogue,
         windows=windows,
@@ -119,7 +120,7 @@ def _analyse_text(text: str) -> SourceInfo:
         bigrams=set(itertools.pairwise(toks)),
         trigrams=set(zip(toks, toks[1:], toks[2:], strict=False)),
         nums=numbers(text),
-        name_set=_name_set(text, distinct),
+        name_set=_name_set(chunks, distinct),
         neg_units=negated,
         importance=imp,
         n_words=len(ws),
@@ -207,16 +208,17 @@ class SourceCache:
         return len(self._infos)
 
 
-def _name_set(text: str, ws: set[str]) -> set[str]:
+def _name_set(chunks: list[str], ws: set[str]) -> set[str]:
     """Lower-case words of the source (`ws`, each once) as names may be written in a summary.
 
     "O'Donnell" also gives "odonnell", "o" and "donnell"; "Al-Farsi" also "alfarsi".
+    `chunks` is the source split at white space: a hyphenated word holds none (no
+    white-space character is a letter), so only the chunks with a hyphen are searched.
     """
     out = set(ws)
     out |= {p for w in ws if "'" in w for p in name_parts(w)}
-    # (a hyphenated word holds no white space: only the chunks with a hyphen are searched)
-    chunks = [c for c in text.split() if "-" in c]
-    out |= {m.lower().replace("-", "") for c in chunks for m in _HYPHENATED.findall(c)}
+    hyphenated = [c for c in chunks if "-" in c]
+    out |= {m.lower().replace("-", "") for c in hyphenated for m in _HYPHENATED.findall(c)}
     return out
 
 
