@@ -161,8 +161,8 @@ SIGNS: dict[str, int] = {
 # using it would look better there while only penalising long summaries (every long meeting
 # summary came out 1/3 for "its length"). Without it faceval drops from 0.63 to 0.59.
 DIALOGUE_SIGNALS: dict[str, dict[str, int]] = {
-    "lexical": {"local_nov": -1, "bad_facts": -1, "bad_neg": -1},
-    "full": {"esup_mean": 1, "swap_min": 1, "bad_facts": -1, "bad_neg": -1},
+    "lexical": {"local_nov": -1, "bad_facts": -1, "bad_neg": -1, "listed_twice": -1},
+    "full": {"ecos_mean": 1, "swap_min": 1, "bad_facts": -1, "bad_neg": -1, "listed_twice": -1},
 }
 # Cut points: the lowest DIALOGUE_LOW share of dialogue summaries get 1, and the share rated 3
 # is the share the annotators judged consistent (pooled over the dialogue dev sets: the one

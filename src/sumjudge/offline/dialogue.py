@@ -10,6 +10,7 @@ import numpy as np
 from ..text import TurnSpan, parse_turns
 from .embed import Embedder, FloatArray
 from .lexicon import FIRST_PERSON, SECOND_PERSON, word_set
+from .mentions import pronoun_subjects
 from .records import SentenceInfo, SourceInfo, Unit
 from .text import sentences
 
@@ -224,18 +225,29 @@ def swap_check(
     if embedder is None or info.emb_windows is None:
         return
     persons = people(info.units)
-    variants = [_swap_variants(n, persons) for n in with_names([si.text for si in infos], persons)]
-    flat = [v for vs in variants for v in vs]
+    named = with_names([si.text for si in infos], persons)
+    # "He will collect them from Lia" after "Sam wants ...": checked as "Sam will collect
+    # them from Lia" against "Lia will collect them from Sam" (its own cosine is then that of
+    # the resolved sentence, embedded with the variants)
+    resolved = pronoun_subjects(named, [(p.name, p.pattern()) for p in persons])
+    checked = [r if r is not None else n for r, n in zip(resolved, named, strict=True)]
+    variants = [_swap_variants(t, persons) for t in checked]
+    own = [t for t, r, vs in zip(checked, resolved, variants, strict=True) if r is not None and vs]
+    flat = own + [v for vs in variants for v in vs]
     if not flat:
         return
     alt = embedder.embed(flat) @ info.emb_windows.T
-    k = 0
+    k, o = len(own), 0
     for i, (si, vs) in enumerate(zip(infos, variants, strict=True)):
         if not vs:
             continue
+        base = float(sims[i].max())
+        if resolved[i] is not None:
+            base = float(alt[o].max())
+            o += 1
         best_alt = alt[k : k + len(vs)].max(axis=1)
         j = int(np.argmax(best_alt))
-        si.swap_margin = float(sims[i].max() - best_alt[j])
+        si.swap_margin = base - float(best_alt[j])
         si.swap_variant = vs[j]
         k += len(vs)
 

@@ -14,6 +14,7 @@ _T: dict[str, dict[str, str]] = {
         "name": 'the summary names "{x}", who/which the source never mentions',
         "date": 'the summary says "{x}", a date the source does not give (it mentions other dates)',
         "swap": 'possible swap of people in "{s}": the source fits "{x}" better',
+        "twice": 'lists "{x}" twice among the people in "{s}"',
         "neg": 'negation "{x}" in "{s}" has no negated counterpart in the matching source passage',
         "unsup": 'no source passage supports "{s}" (best match: "{q}")',
         "omit": 'leaves out an important source passage: "{q}"',
@@ -37,6 +38,7 @@ _T: dict[str, dict[str, str]] = {
         "date": 'ringkasan menyebut "{x}", tanggal/hari yang tidak ada di sumber (sumber menyebut '
         "yang lain)",
         "swap": 'kemungkinan orang tertukar dalam "{s}": sumber lebih cocok dengan "{x}"',
+        "twice": 'menyebut "{x}" dua kali dalam daftar orang di "{s}"',
         "neg": 'negasi "{x}" dalam "{s}" tidak punya padanan di bagian sumber yang cocok',
         "unsup": 'tidak ada bagian sumber yang mendukung "{s}" (paling mirip: "{q}")',
         "omit": 'melewatkan bagian penting dari sumber: "{q}"',
@@ -71,6 +73,8 @@ def sentence_problems(si: SentenceInfo, lang: str) -> list[str]:
     out += [t["date"].format(x=x) for x in si.new_dates]
     if si.unmatched_negation:
         out.append(t["neg"].format(x=si.unmatched_negation, s=shorten(si.text, 60)))
+    if si.listed_twice:
+        out.append(t["twice"].format(x=si.listed_twice, s=shorten(si.text, 60)))
     if si.swap_margin is not None and si.swap_margin < SWAP_EVIDENCE:
         out.append(t["swap"].format(s=shorten(si.text, 60), x=shorten(si.swap_variant, 60)))
     return out

@@ -7,9 +7,11 @@ import math
 
 import numpy as np
 
+from .closeness import closeness_features
 from .dialogue import people, swap_check, with_names
 from .embed import Embedder, FloatArray
 from .entities import new_dates, new_names
+from .mentions import listed_twice
 from .numbers import new_numbers
 from .problems import broken_reason, clause_min, unmatched_negation
 from .records import Analysis, SentenceInfo, SourceInfo
@@ -66,6 +68,7 @@ LEXICAL_FEATURES: tuple[str, ...] = (
     "rep_in_sent",
     "run_on",
     "conn_start",
+    "listed_twice",
 )
 EMBED_FEATURES: tuple[str, ...] = (
     "esup_mean",
@@ -77,6 +80,7 @@ EMBED_FEATURES: tuple[str, ...] = (
     "adjcos_min",
     "adjcos_mean",
     "wcov",
+    "ecos_mean",
 )
 # a swapped-names variant fitting the source better by this much is reported as evidence
 SWAP_EVIDENCE = -0.01
@@ -153,6 +157,7 @@ def _sentence(
     si.new_numbers = new_numbers(s, info)
     si.new_names = new_names(s, info)
     si.new_dates = new_dates(s, info)
+    si.listed_twice = listed_twice(s)
     si.unmatched_negation = unmatched_negation(s, bool(c), lex, best, info)
     si.broken = broken_reason(s)
     a, b = info.windows[best]
@@ -204,6 +209,7 @@ def analyse(
     feats.update(shape_features(sents))
     if emb_s is not None and info.emb_units is not None and sims is not None:
         feats.update(_embedding_features(info, emb_s, info.emb_units, infos, top))
+        feats.update(closeness_features(sims, parts))
     chat = len(info.speakers) <= SWAP_MAX_SPEAKERS
     if sims is not None and info.dialogue and info.emb_windows is not None and chat:
         swap_check(infos, sims, info, embedder)
@@ -322,6 +328,7 @@ def _lexical_features(
         "lsup_min": float(np.min(lsups)),
         "bad_facts": math.log1p(sum(si.fact_errors for si in infos)),
         "bad_neg": float(sum(1 for si in infos if si.unmatched_negation)),
+        "listed_twice": float(sum(1 for si in infos if si.listed_twice)),
         "cov": float(np.mean(covs)) if covs else 0.0,
         # frequency-weighted share of the source's most repeated terms that the summary uses
         "kw_cov": sum(n for w, n in info.keywords if w in summary_content)

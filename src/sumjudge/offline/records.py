@@ -93,6 +93,7 @@ class SentenceInfo:
     new_names: list[str] = field(default_factory=list)
     new_dates: list[str] = field(default_factory=list)
     unmatched_negation: str = ""
+    listed_twice: str = ""  # a name a list of people gives twice ("Nadia, Vanessa and Vanessa")
     broken: str = ""
     local_novel: float = 0.0
     clause_min: float = 1.0

@@ -52,7 +52,7 @@ class OfflineScorer:
 
     #: Bumped whenever the verdicts change (explanations included): it is the offline
     #: backend's `Capabilities.version`, so results say which judge they came from.
-    version: str = "3"
+    version: str = "4"
 
     def __init__(
         self, *, use_embeddings: bool | None = None, progress: Progress | None = None
