@@ -147,6 +147,22 @@ def bundled_examples(scorer: OfflineScorer) -> None:
         print(f"  {r['id']:<42} {scores} {body['relevancy_rating']:<10} {flaw}")
 
 
+def error_type_aucs(rows: list[dict[str, Any]], raw: list[float]) -> str:
+    """ROC AUC of the consistent rows against the rows of each error type (faceval), or ""."""
+    kinds = sorted({k for r in rows for k, v in (r.get("error_types") or {}).items() if v})
+    good = [x for r, x in zip(rows, raw, strict=True) if r["human"]["consistency"] == 1]
+    out = []
+    for kind in kinds:
+        bad = [
+            x
+            for r, x in zip(rows, raw, strict=True)
+            if r["human"]["consistency"] == 0 and (r.get("error_types") or {}).get(kind)
+        ]
+        auc = roc_auc(good + bad, [1] * len(good) + [0] * len(bad))
+        out.append(f"{kind} {auc:.3f} (n={len(bad)})")
+    return ", ".join(out)
+
+
 def score_distribution(
     scorer: OfflineScorer, rows: list[dict[str, Any]], analyses: list[Analysis]
 ) -> None:
@@ -315,6 +331,7 @@ def main() -> None:
                 "date": "a date",
                 "negation": "negation",
                 "swap": "possible swap",
+                "listed twice": "twice among the people",
             }
             parts = []
             for kind, marker in kinds.items():
@@ -328,6 +345,9 @@ def main() -> None:
                     parts.append(f"{kind} {len(flagged)} flagged, {prec:.0%} inconsistent")
             base = 1.0 - float(np.mean(labels))
             print(f"  evidence precision (base rate {base:.0%} inconsistent): " + "; ".join(parts))
+            by_type = error_type_aucs([rows[i] for i in idx], [v.raw for v in verd])
+            if by_type:
+                print("  by error type (consistent vs each type): " + by_type)
         score_distribution(scorer, rows, analyses)
         faithful_corpus(scorer)
         bundled_examples(scorer)
