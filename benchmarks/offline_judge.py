@@ -89,19 +89,10 @@ def _throughput_sources(rows: list[dict[str, Any]]) -> list[list[dict[str, Any]]
     return [v for v in by_src.values() if 450 <= len(v[0]["source"].split()) <= 800]
 
 
-def throughput(
-    use_embeddings: bool, rows: list[dict[str, Any]], *, distinct: bool = False
-) -> tuple[float, int, int, float, float]:
-    """Summaries per second for all four metrics with a fresh scorer (cold caches).
-
-    Measured on SummEval sources of 450-800 words: by default all 16 summaries of each of
-    six sources scored together via score_many (a comparison of systems); with `distinct`,
-    one summary of each such source (every summary has a source of its own).
-
-    Returns:
-        Summaries per second, summaries, sources, their mean length in words, and the CPU
-        seconds taken (all threads: on a shared machine less noisy than the wall clock).
-    """
+def _throughput_pairs(
+    rows: list[dict[str, Any]], distinct: bool
+) -> tuple[list[tuple[str, str]], int, float]:
+    """The pairs of the throughput figures, their number of sources and mean words."""
     sources = _throughput_sources(rows)
     chosen = sources if distinct else sources[:6]
     if distinct:  # a different system's summary for each source
@@ -109,23 +100,64 @@ def throughput(
     else:
         pairs = [(r["source"], r["summary"]) for v in chosen for r in v]
     words = float(np.mean([len(v[0]["source"].split()) for v in chosen]))
+    return pairs, len(chosen), words
+
+
+def throughput(
+    use_embeddings: bool,
+    rows: list[dict[str, Any]],
+    *,
+    distinct: bool = False,
+    evaluator: bool = False,
+) -> tuple[float, int, int, float, float]:
+    """Summaries per second for all four metrics with a fresh scorer (cold caches).
+
+    Measured on SummEval sources of 450-800 words: by default all 16 summaries of each of
+    six sources scored together via score_many (a comparison of systems); with `distinct`,
+    one summary of each such source (every summary has a source of its own). With
+    `evaluator`, the same pairs go through `SummarizationEvaluator.evaluate_batch` with the
+    offline judge at the CLI's default concurrency (8): what `sumjudge evaluate --model
+    local` does with a file of these rows.
+
+    Returns:
+        Summaries per second, summaries, sources, their mean length in words, and the CPU
+        seconds taken (all threads: on a shared machine less noisy than the wall clock).
+    """
+    pairs, n_sources, words = _throughput_pairs(rows, distinct)
     t0, c0 = time.perf_counter(), time.process_time()
     scorer = OfflineScorer(use_embeddings=use_embeddings)
-    scorer.score_many(pairs)
+    if evaluator:
+        ev = SummarizationEvaluator(model=OfflineJudge(scorer=scorer))
+        items = [SummaryData(input=src, summary=summ) for src, summ in pairs]
+
+        async def run() -> int:
+            return sum([r.status == "ok" async for r in ev.evaluate_batch(items, concurrency=8)])
+
+        if asyncio.run(run()) != len(pairs):
+            raise SystemExit("throughput: an item of the evaluator run failed")
+    else:
+        scorer.score_many(pairs)
     dt, cpu = time.perf_counter() - t0, time.process_time() - c0
-    return len(pairs) / dt, len(pairs), len(chosen), words, cpu
+    return len(pairs) / dt, len(pairs), n_sources, words, cpu
 
 
 def print_throughput(mode: str, rows: list[dict[str, Any]]) -> None:
-    """Print summaries per second with several summaries per source and with one each."""
+    """Print summaries per second with several summaries per source and with one each.
+
+    Each via `score_many` and via the evaluator (`sumjudge evaluate`'s path).
+    """
     for distinct in (False, True):
-        rate, n, k, words, cpu = throughput(mode == "full", rows, distinct=distinct)
-        how = "one summary per source" if distinct else f"{n // k} summaries per source"
-        print(
-            f"throughput ({mode}): {rate:.1f} summaries/s, all four metrics, cold start incl. "
-            f"model load, {n} summaries over {k} sources of ~{words:.0f} words ({how}); "
-            f"{cpu:.1f} CPU s"
-        )
+        for evaluator in (False, True):
+            rate, n, k, words, cpu = throughput(
+                mode == "full", rows, distinct=distinct, evaluator=evaluator
+            )
+            how = "one summary per source" if distinct else f"{n // k} summaries per source"
+            path = "evaluate_batch, concurrency 8" if evaluator else "score_many"
+            print(
+                f"throughput ({mode}, {path}): {rate:.1f} summaries/s, all four metrics, cold "
+                f"start incl. model load, {n} summaries over {k} sources of ~{words:.0f} words "
+                f"({how}); {cpu:.1f} CPU s"
+            )
 
 
 def bundled_examples(scorer: OfflineScorer) -> None:
