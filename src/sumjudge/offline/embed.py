@@ -84,6 +84,7 @@ class Embedder:
         self._cache_size = cache_size
         self.workers = max(1, workers if workers is not None else embedding_workers())
         self._pool: ThreadPoolExecutor | None = None
+        self._pid = os.getpid()
         # texts in a call under way -> (that call, row): a text asked for twice at once
         # (two summaries of one source) is embedded once
         self._running: dict[str, tuple[Future[FloatArray], int]] = {}
@@ -128,6 +129,8 @@ class Embedder:
         pending: dict[str, tuple[Future[FloatArray], int]] = {}
         missing: list[str] = []
         with self._lock:
+            if self._pid != os.getpid():  # a forked child has none of its parent's threads
+                self._pool, self._running, self._pid = None, {}, os.getpid()
             for t in dict.fromkeys(texts):
                 hit = self._cache.get(t)
                 if hit is not None:
