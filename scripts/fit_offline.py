@@ -86,6 +86,7 @@ METRIC_SIGNALS: dict[str, tuple[str, ...]] = {
         "bad_neg",
         "esup_mean",
         "esup_min",
+        "splice",
     ),
     "relevance": (
         "cov",
@@ -108,6 +109,7 @@ METRIC_SIGNALS: dict[str, tuple[str, ...]] = {
         "article_err",
         "rep_in_sent",
         "run_on",
+        "splice",
     ),
 }
 # Intended direction of each signal: the fit may drop a feature but never flip it, so every
@@ -150,6 +152,7 @@ SIGNS: dict[str, int] = {
     "rep_in_sent": -1,
     "run_on": -1,
     "conn_start": -1,
+    "splice": -1,
 }
 
 

@@ -17,6 +17,7 @@ from .problems import broken_reason, clause_min, unmatched_negation
 from .records import Analysis, SentenceInfo, SourceInfo
 from .shape import shape_features
 from .source import analyse_source, norm_tokens
+from .splice import splice_rate
 from .text import content, fold, ngrams, sentences, strip_markup, words
 
 __all__ = [
@@ -69,6 +70,7 @@ LEXICAL_FEATURES: tuple[str, ...] = (
     "run_on",
     "conn_start",
     "listed_twice",
+    "splice",
 )
 EMBED_FEATURES: tuple[str, ...] = (
     "esup_mean",
@@ -106,10 +108,14 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
-def _fragments(summ: list[str], info: SourceInfo) -> list[int]:
-    """Greedy extractive fragments (Grusky et al. 2018): lengths of the longest shared spans."""
+def _fragments(
+    summ: list[str], info: SourceInfo, pos: dict[tuple[str, str], list[int]]
+) -> list[int]:
+    """Greedy extractive fragments (Grusky et al. 2018): lengths of the longest shared spans.
+
+    `pos` holds where the summary's word pairs start in the source's tokens.
+    """
     src, vocab = info.tokens, info.token_set
-    pos = info.pair_starts(set(itertools.pairwise(summ)))
     frags: list[int] = []
     i = 0
     while i < len(summ):
@@ -307,10 +313,13 @@ def _lexical_features(
     steps = list(itertools.pairwise(positions))
     adj = [_jaccard(sent_content[i], sent_content[i + 1]) for i in range(len(sents) - 1)]
     doubled = [f"{a} {b}" for a, b in itertools.pairwise(ws) if a == b and a.isalpha()]
-    frags = _fragments(ws, info)
+    # one pass over the source finds the summary's word pairs for both fragment searches
+    pos = info.pair_starts(set(itertools.pairwise(ws)))
+    frags = _fragments(ws, info, pos)
     feats: dict[str, float] = {
         "frag_cov": sum(frags) / max(1, len(ws)),
         "frag_dens": sum(f * f for f in frags) / max(1, len(ws)),
+        "splice": splice_rate(sents, info.tokens, lambda: info.joints, pos),
         "local_nov": float(np.mean([si.local_novel for si in infos])),
         "trunc_end": 1.0 if infos[-1].broken else 0.0,
         "clause_min": min(si.clause_min for si in infos),

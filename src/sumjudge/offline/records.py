@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .embed import FloatArray
+from .splice import Joints
 from .support import WindowSupport
 
 
@@ -74,6 +75,13 @@ class SourceInfo:
             if pair in pairs:
                 pos.setdefault(pair, []).append(j)
         return pos
+
+    @cached_property
+    def joints(self) -> Joints:
+        """The source's tokens with where punctuation separates them (the splice check)."""
+        j = Joints.of(self.text)
+        # the same tokens as `tokens`: keep one list of them
+        return Joints(self.tokens, j.punct_before) if j.tokens == self.tokens else j
 
     @cached_property
     def token_set(self) -> set[str]:
