@@ -6,6 +6,7 @@ import itertools
 
 import pytest
 
+from sumjudge.offline.explain import drivers
 from sumjudge.offline.features import analyse
 from sumjudge.offline.source import analyse_source
 from sumjudge.offline.splice import Joints, splice_rate
@@ -81,3 +82,10 @@ def test_joints_read_punctuation_between_words() -> None:
     j = Joints.of("Budget, then hiring freeze.")
     assert j.tokens == ["budget", "then", "hiring", "freeze"]
     assert list(j.punct_before) == [1, 1, 0, 0]
+
+
+def test_a_spliced_summary_names_the_signal_when_it_lowers_fluency() -> None:
+    """Explanations name the splice signal in words when it pulls a score down."""
+    text = drivers({"splice": -0.2}, {"splice": 0.5}, "en")
+    assert "mid-clause" in text and "0.50" in text
+    assert "tengah klausa" in drivers({"splice": -0.2}, {"splice": 0.5}, "id")

@@ -154,6 +154,8 @@ _SIGNALS: dict[str, dict[str, str]] = {
         "source",
         "nov1": "{x:.0%} of its content words do not occur in the source",
         "kw_cov": "it uses only {x:.0%} of the terms the source repeats most",
+        "splice": "it glues copied source fragments together mid-clause ({x:.2f} joints per "
+        "sentence)",
     },
     "id": {
         "nov2": "{x:.0%} pasangan katanya tidak ada di sumber",
@@ -185,6 +187,7 @@ _SIGNALS: dict[str, dict[str, str]] = {
         "lsup_min": "kalimat yang paling lemah hanya {x:.0%} kata pentingnya ada di sumber",
         "nov1": "{x:.0%} kata pentingnya tidak ada di sumber",
         "kw_cov": "hanya memakai {x:.0%} istilah yang paling sering diulang sumber",
+        "splice": "menyambung potongan sumber di tengah klausa ({x:.2f} sambungan per kalimat)",
     },
 }
 # a signal whose explanation quotes another feature's value
