@@ -17,7 +17,7 @@ from .problems import broken_reason, clause_min, unmatched_negation
 from .records import Analysis, SentenceInfo, SourceInfo
 from .shape import shape_features
 from .source import analyse_source, norm_tokens
-from .splice import splice_rate
+from .splice import PairStarts, copied_fragments, splice_rate
 from .text import content, fold, ngrams, sentences, strip_markup, words
 
 __all__ = [
@@ -93,7 +93,6 @@ SWAP_EVIDENCE = -0.01
 # check is skipped and the feature left out (calibrated models then treat it as average).
 SWAP_MAX_SPEAKERS = 3
 REP_BASELINE = 0.3
-_MAX_PAIR_STARTS = 64
 OMISSION_MIN_WORDS = 4
 # Signals left out for transcript sources (a model counts a missing signal as average).
 # They come from news summaries of news articles, where following the article's order in
@@ -108,32 +107,17 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return len(a & b) / len(a | b) if a and b else 0.0
 
 
-def _fragments(
-    summ: list[str], info: SourceInfo, pos: dict[tuple[str, str], list[int]]
-) -> list[int]:
+def _fragments(summ: list[str], info: SourceInfo, pos: PairStarts) -> list[int]:
     """Greedy extractive fragments (Grusky et al. 2018): lengths of the longest shared spans.
 
-    `pos` holds where the summary's word pairs start in the source's tokens.
+    The copied runs of `splice.copied_fragments` (`pos`: where the summary's word pairs
+    start in the source's tokens), and a lone word the source has counts as a run of one.
     """
-    src, vocab = info.tokens, info.token_set
-    frags: list[int] = []
-    i = 0
-    while i < len(summ):
-        best = 1 if summ[i] in vocab else 0
-        if i + 1 < len(summ):
-            # the first occurrences of a pair suffice (a long source has thousands of
-            # "of the"): linear time
-            for j in pos.get((summ[i], summ[i + 1]), [])[:_MAX_PAIR_STARTS]:
-                k = 2
-                while i + k < len(summ) and j + k < len(src) and summ[i + k] == src[j + k]:
-                    k += 1
-                best = max(best, k)
-        if best:
-            frags.append(best)
-            i += best
-        else:
-            i += 1
-    return frags
+    return [
+        n
+        for i, n, j in copied_fragments(summ, info.tokens, pos)
+        if j >= 0 or summ[i] in info.token_set
+    ]
 
 
 def _sentence(

@@ -31,7 +31,7 @@ MIN_WORDS = 3
 SKIP_WORDS = 12
 # The copied-fragment search looks at the first places of a word pair only (linear time in
 # a long source that has thousands of "of the").
-_MAX_PAIR_STARTS = 64
+MAX_PAIR_STARTS = 64
 # The same word tokens as `text.words`, with the characters between them kept.
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|n't|'s", re.UNICODE)
 
@@ -78,7 +78,9 @@ class Joints:
         )
 
 
-def _fragments(sent: list[str], src: list[str], pos: PairStarts) -> list[tuple[int, int, int]]:
+def copied_fragments(
+    sent: list[str], src: list[str], pos: PairStarts
+) -> list[tuple[int, int, int]]:
     """Greedy copied fragments of `sent` in `src`: (start in sent, length, start in src).
 
     Words not copied (as part of a pair or more) are fragments of source start -1. Between
@@ -90,7 +92,7 @@ def _fragments(sent: list[str], src: list[str], pos: PairStarts) -> list[tuple[i
     while i < len(sent):
         best, where = 0, -1
         if i + 1 < len(sent):
-            for j in pos.get((sent[i], sent[i + 1]), [])[:_MAX_PAIR_STARTS]:
+            for j in pos.get((sent[i], sent[i + 1]), [])[:MAX_PAIR_STARTS]:
                 k = 2
                 while i + k < len(sent) and j + k < len(src) and sent[i + k] == src[j + k]:
                     k += 1
@@ -125,7 +127,7 @@ def splices(sent: Joints, tokens: list[str], joints: Callable[[], Joints], pos: 
     them, and `joints` gives the source's `Joints` (read on first need: most sentences have
     no candidate joint, and reading them costs a pass over a long source).
     """
-    frags = _fragments(sent.tokens, tokens, pos)
+    frags = copied_fragments(sent.tokens, tokens, pos)
     count = 0
     for (_, l1, j1), (i2, l2, j2) in itertools.pairwise(frags):
         if j1 < 0 or j2 < 0 or l1 < MIN_WORDS or l2 < MIN_WORDS or sent.punct_before[i2]:
