@@ -67,6 +67,11 @@ def add_parser(sub: Any) -> None:
         default="source_first",
         help="rubrics_first: all metric instructions in a run-wide cached system message",
     )
+    p.add_argument(
+        "--calibration",
+        metavar="PROFILE",
+        help="a calibration profile from `sumjudge calibrate` (docs/align.md)",
+    )
     add_noise_arguments(p)
     add_engine_arguments(p)
     add_run_arguments(p, handler=run, check=_check)
@@ -85,6 +90,8 @@ def _check(args: argparse.Namespace) -> None:
         )
     if pair and not (args.input_file and args.summary_file):
         raise ConfigError("--input-file and --summary-file go together: give both")
+    if args.calibration and getattr(args, "engine", "local") != "local":
+        raise ConfigError("--calibration is not yet applied by --engine spark/ray: drop one")
     check_engine_flags(args)
 
 
@@ -128,6 +135,7 @@ async def _run(args: argparse.Namespace) -> int:
             logprobs=not args.no_logprobs,
             single_call=args.single_call,
             prompt_layout=args.prompt_layout,
+            calibration=args.calibration,
             **noise_options(args),
             **common,
         )

@@ -98,6 +98,11 @@ def add_parser(sub: Any) -> None:
         "(default ./pyproject.toml, if present)",
     )
     p.add_argument("--markdown", metavar="PATH", help="write the outcome as a Markdown table")
+    p.add_argument(
+        "--calibration",
+        metavar="PROFILE",
+        help="require RESULTS (and --baseline) to be judged with this calibration profile",
+    )
     p.set_defaults(handler=run, paths=gate_paths)
 
 
@@ -154,6 +159,10 @@ def run(args: argparse.Namespace) -> int:
             pairs = getattr(args, flag)
             if pairs:
                 settings[flag] = {**settings.get(flag, {}), **dict(pairs)}
+        if args.calibration:
+            from ..align.provenance import check_calibrated
+
+            check_calibrated(args.calibration, args.results, *([baseline] if baseline else []))
         report = check_gate(args.results, GateRules(**settings), baseline=baseline)
     except ValueError as exc:
         eprint(f"sumjudge: error: {exc}")

@@ -24,7 +24,18 @@ from typing import NoReturn
 
 from .._version import __version__
 from ..errors import SumjudgeError
-from . import autoeval, cache, compare, evaluate, gate, jobs, meta_eval, pairwise, report
+from . import (
+    autoeval,
+    cache,
+    calibrate,
+    compare,
+    evaluate,
+    gate,
+    jobs,
+    meta_eval,
+    pairwise,
+    report,
+)
 from ._common import EXIT_BUG, EXIT_CONFIG, EXIT_INTERRUPTED, eprint
 from ._safety import RunInterrupted, check_command_paths, describe_os_error, resume_command
 
@@ -51,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     autoeval.add_parser(sub)
     pairwise.add_parser(sub)
     meta_eval.add_parser(sub)
+    calibrate.add_parser(sub)
     report.add_parser(sub)
     compare.add_parser(sub)
     gate.add_parser(sub)

@@ -70,6 +70,11 @@ def add_parser(sub: Any) -> None:
     p.add_argument("-o", "--output", help="write per-row results (JSONL, with human labels)")
     p.add_argument("--report", help="write an HTML report (items and the judge card) here")
     p.add_argument("--no-logprobs", action="store_true", help="do not request token logprobs")
+    p.add_argument(
+        "--calibration",
+        metavar="PROFILE",
+        help="judge with a calibration profile from `sumjudge calibrate` (docs/align.md)",
+    )
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     p.add_argument(
         "--batch-api",
@@ -135,6 +140,7 @@ async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
             logprobs=not args.no_logprobs,
             on_record=on_record,
             batch_api=_batch(args),
+            calibration=args.calibration,
         )
     finally:
         if progress is not None:

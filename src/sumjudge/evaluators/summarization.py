@@ -19,6 +19,7 @@ from ..rules import DEFAULT_RULE_BOOK, Rating, RuleBook, rate, rating_confidence
 from ..tokens import estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult, coerce_item
 from .base import Evaluator
+from .calibration import CalibrationInput, calibrated_judge, profile_of, rule_book_of
 from .execute import ItemRun, Stages
 from .options import EngineOptions, choose_metrics
 from .panel import AGGREGATES
@@ -81,6 +82,9 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         panel_aggregate: with a list of models (a judge panel: every member judges every
             metric), how the members' scores become the metric's score: "median"
             (default), "mean", "majority" or "min", rounded half up.
+        calibration: a calibration profile (`sumjudge calibrate`, docs/align.md), or its
+            path: the refitted offline models, or an LLM's few-shot examples and cut
+            points, and its rule book. It must name this judge.
     """
 
     supports_panel = True
@@ -103,8 +107,18 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         samples: int = 1,
         sample_temperature: float = 0.7,
         panel_aggregate: str = "median",
+        calibration: CalibrationInput = None,
         **engine: Unpack[EngineOptions],
     ) -> None:
+        profile = profile_of(calibration)
+        model = calibrated_judge(model, profile)
+        rule_book = rule_book_of(rule_book, profile)
+        layout = single_call or prompt_layout != "source_first"
+        if profile is not None and layout and any(m.examples for m in profile.metrics.values()):
+            raise ConfigError(
+                "a calibration profile's examples need the default prompt layout: "
+                "drop single_call / prompt_layout"
+            )
         if panel_aggregate not in AGGREGATES:
             raise ConfigError(
                 f"panel_aggregate {panel_aggregate!r}: choose {', '.join(AGGREGATES)}"
@@ -134,12 +148,19 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
                 f"prompt_layout {prompt_layout!r}: choose source_first or rubrics_first"
             )
         self.options = JudgeOptions(
-            language=explanation_language, logprobs=logprobs, repair=repair, max_tokens=max_tokens
+            language=explanation_language,
+            logprobs=logprobs,
+            repair=repair,
+            max_tokens=max_tokens,
+            calibration={} if profile is None else profile.metric_calibrations(),
         )
+        self.calibration = profile
         self.warm_prefix_tokens = warm_prefix_tokens
         self.single_call = single_call
         self.prompt_layout = prompt_layout
         super().__init__(model, model_credentials, repair=repair, **engine)
+        if profile is not None:
+            profile.check_judge(_base_name(self.judge.name), self.capabilities.version)
         if samples > 1 and self.capabilities.mode != "judge":
             raise ConfigError(
                 f"samples: the {self.capabilities.mode} judge gives the same verdict every "
@@ -150,7 +171,16 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
     def metric_versions(self) -> dict[str, str]:
         """Version tags of the enabled metrics (prompt changes bump them)."""
         tag = self.capabilities.version
-        return {m: tag or SUMMARY_METRICS[m].version for m in self.enabled_metrics}
+        calibrated = self.options.calibration
+        return {
+            m: tag
+            or (
+                calibrated[m].version(SUMMARY_METRICS[m].version)
+                if m in calibrated
+                else SUMMARY_METRICS[m].version
+            )
+            for m in self.enabled_metrics
+        }
 
     def meta_base(self) -> dict[str, Any]:
         """Judge and metric versions, plus the prompt layout when it is not the default."""
@@ -159,6 +189,8 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
             meta["prompt_layout"] = "single_call" if self.single_call else self.prompt_layout
         if self.samples > 1:
             meta["samples"] = {"k": self.samples, "temperature": self.sample_temperature}
+        if self.calibration is not None:
+            meta["calibration"] = self.calibration.id
         return meta
 
     def coerce(self, raw: Any, index: int | str | None) -> SummaryData:
@@ -194,7 +226,12 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
             request = build_rubrics_first_request(metric, chosen, source, summary, o)
         else:
             request = metric.build_request(
-                source, summary, language=o.language, logprobs=o.logprobs, max_tokens=o.max_tokens
+                source,
+                summary,
+                language=o.language,
+                logprobs=o.logprobs,
+                max_tokens=o.max_tokens,
+                calibration=o.calibration.get(metric.name),
             )
         if self.samples > 1:
             return sampled_plan(metric, request, self.samples, self.sample_temperature, o, caps)
@@ -306,3 +343,8 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         for name in names:
             out[name] = [flat.get(i, {}).get(name) for i in range(len(df))]
         return out
+
+
+def _base_name(name: str) -> str:
+    """A judge's name without a calibration suffix ("local+cal-…" is "local")."""
+    return name.split("+", 1)[0]

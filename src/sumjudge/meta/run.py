@@ -38,6 +38,7 @@ else:
 from .._version import __version__
 from ..batch.options import BatchOptions
 from ..errors import ConfigError, DataError
+from ..evaluators.calibration import CalibrationInput
 from ..evaluators.summarization import DEFAULT_MODEL, BatchRecord, SummarizationEvaluator
 from ..judges.offline import LOCAL_MODELS
 from ..metrics import SUMMARY_METRICS
@@ -180,6 +181,7 @@ async def run_meta_eval(
     data_hash: str | None = None,
     on_record: Callable[[BatchRecord], None] | None = None,
     batch_api: bool | BatchOptions = False,
+    calibration: CalibrationInput = None,
 ) -> MetaEvalRun:
     """Judge human-judged rows and measure the judge, keeping what produced the card.
 
@@ -205,6 +207,8 @@ async def run_meta_eval(
         on_record: Called with each row's record as it finishes (progress bars).
         batch_api: Judge through the provider's batch endpoint (`sumjudge.batch`); the
             rounds always wait (a card needs every row).
+        calibration: A calibration profile (or its path) to judge with (docs/align.md);
+            it must name this judge. Measure a profile on labels it was not fitted on.
 
     Returns:
         The card with the rows that were judged and one record per row.
@@ -257,6 +261,7 @@ async def run_meta_eval(
             base_url=base_url,
             logprobs=logprobs,
             batch_api=_waiting(batch_api),
+            calibration=calibration,
         )
         judge_name = evaluator.judge_name
         versions.update(evaluator.metric_versions)
@@ -321,6 +326,7 @@ class MetaEvalOptions(TypedDict, total=False):
     seed: int
     alpha: float
     logprobs: bool
+    calibration: CalibrationInput
 
 
 async def meta_eval(

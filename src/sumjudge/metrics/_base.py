@@ -12,7 +12,7 @@ prompt prefixes then bill the source once per item rather than once per metric.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..plan import Call, Judged, MetricPlan
@@ -20,6 +20,7 @@ from ..protocol import Capabilities, JudgeRequest, JudgeResponse, Message
 from ..types import MetricResult
 from ._delimit import fenced, neutralize, seal
 from ._parse import expectation, read_score_verdict, score_distribution
+from .calibrated import MetricCalibration, render_examples
 
 __all__ = [
     "SCORE_SCHEMA",
@@ -157,16 +158,27 @@ class ScoreMetric:
         language: str | None = None,
         logprobs: bool = False,
         max_tokens: int = 1024,
+        calibration: MetricCalibration | None = None,
     ) -> JudgeRequest:
-        """The metric's request in the default layout: shared prefix, then instructions."""
+        """The metric's request in the default layout: shared prefix, then instructions.
+
+        A calibration profile's examples follow the instructions (the prefix stays the
+        same bytes for every metric), and its tag joins the task, so the cache key too.
+        """
+        tail = self.instructions()
+        task = self.task
+        if calibration is not None:
+            examples = render_examples(calibration.examples, self.name)
+            tail = tail + "\n\n" + examples if examples else tail
+            task = f"{self.name}@{calibration.version(self.version)}"
         return JudgeRequest(
             messages=(
                 # The reply line is the same for every 1-3 metric, so it sits in the
                 # system message, which the provider's prompt cache serves.
                 Message.of("system", system_message(language) + "\n" + self.reply_format()),
-                Message("user", (shared_prefix(source, summary), self.instructions())),
+                Message("user", (shared_prefix(source, summary), tail)),
             ),
-            task=self.task,
+            task=task,
             schema=SCORE_SCHEMA,
             schema_name=f"{self.name}_verdict",
             temperature=0.0,
@@ -185,6 +197,7 @@ class ScoreMetric:
             language=options.language,
             logprobs=options.logprobs,
             max_tokens=options.max_tokens,
+            calibration=options.calibration.get(self.name),
         )
         return score_plan(self, request, options, capabilities)
 
@@ -197,6 +210,8 @@ class JudgeOptions:
     logprobs: bool = True
     repair: bool = True
     max_tokens: int = 1024
+    #: A calibration profile's changes per metric (few-shot examples, cut points).
+    calibration: Mapping[str, MetricCalibration] = field(default_factory=dict)
 
 
 def subject_of(source: str, summary: str, language: str | None) -> dict[str, Any]:
@@ -242,7 +257,10 @@ def score_result(
     score token's logprobs when they came back. `note` replaces logprob weighting (a
     layout that cannot use it says why).
     """
+    calibration = options.calibration.get(metric.name)
     version = capabilities.version or metric.version
+    if calibration is not None and not capabilities.version:
+        version = calibration.version(version)
     if judged.value is None:
         return MetricResult(
             name=metric.name,
@@ -276,6 +294,8 @@ def score_result(
         weighted = None if distribution is None else expectation(distribution)
     elif note is None:
         note = "logprob weighting disabled"
+    if calibration is not None and calibration.cuts is not None:
+        common["score"], note = _calibrated_score(score, weighted, calibration, note)
     return MetricResult(
         **common,
         weighted_score=weighted,
@@ -284,6 +304,24 @@ def score_result(
         usage=judged.usage,
         calls=judged.calls,
         distribution=distribution,
-        confidence=None if distribution is None else distribution[score],
+        confidence=None if distribution is None else distribution[int(common["score"])],
         confidence_note=note,
     )
+
+
+def _calibrated_score(
+    score: int, weighted: float | None, calibration: MetricCalibration, note: str | None
+) -> tuple[int, str | None]:
+    """The profile's 1-3 from the weighted score, and the note that says what happened."""
+    if weighted is None:
+        why = f"calibration {calibration.tag}: no weighted score, the judge's own score stands"
+        return score, why if note is None else f"{note}; {why}"
+    calibrated = calibration.bin(weighted)
+    if calibrated == score:
+        return score, note
+    lo, hi = calibration.cuts or (0.0, 0.0)
+    why = (
+        f"calibration {calibration.tag}: weighted score {weighted:.2f} with cut points "
+        f"{lo:.2f}/{hi:.2f} gives {calibrated} (the judge said {score})"
+    )
+    return calibrated, why if note is None else f"{note}; {why}"

@@ -133,6 +133,8 @@ class MetricResult:
             out["score_mode_note"] = self.score_mode_note
         if self.evidence:
             out["evidence"] = list(self.evidence)
+        if self.raw is not None:  # the offline judge's continuous score (calibration reads it)
+            out["raw"] = round(self.raw, 6)
         if self.score is not None:
             out.update(self._noise_dict())
         if self.error is not None:

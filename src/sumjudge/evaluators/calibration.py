@@ -1,0 +1,66 @@
+"""Applying a calibration profile to a summarization evaluator's judge, metrics and rules.
+
+The profile (`sumjudge.align.CalibrationProfile`) names one judge. For the offline judge
+it carries refitted models, so the judge itself is rebuilt with them; for an LLM judge it
+carries few-shot examples and cut points, which reach the metrics through `JudgeOptions`;
+for any judge it may carry a rule book.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from os import PathLike
+from typing import Any
+
+from ..align.profile import CalibrationProfile, load_profile
+from ..errors import ConfigError
+from ..judges.offline import LOCAL_MODELS
+from ..protocol import Judge
+from ..rules import RuleBook
+
+__all__ = ["CalibrationInput", "calibrated_judge", "profile_of", "rule_book_of"]
+
+CalibrationInput = CalibrationProfile | str | PathLike[str] | None
+
+
+def profile_of(calibration: CalibrationInput) -> CalibrationProfile | None:
+    """The profile given as an object or a path (None for none)."""
+    if calibration is None or isinstance(calibration, CalibrationProfile):
+        return calibration
+    return load_profile(calibration)
+
+
+def calibrated_judge(
+    model: str | Judge | Sequence[str | Judge], profile: CalibrationProfile | None
+) -> str | Judge | Sequence[str | Judge]:
+    """`model`, or the offline judge rebuilt with the profile's refitted models."""
+    if profile is None:
+        return model
+    if not isinstance(model, (str, Judge)):
+        raise ConfigError("a calibration profile names one judge; it cannot apply to a panel")
+    if isinstance(model, str) and model in LOCAL_MODELS:
+        models = {name: m.offline_model for name, m in profile.metrics.items() if m.offline_model}
+        dialogue = {
+            name: m.offline_dialogue_model
+            for name, m in profile.metrics.items()
+            if m.offline_dialogue_model
+        }
+        if models or dialogue:
+            from ..align.offline import calibrated_offline_judge
+
+            return calibrated_offline_judge(model, profile.id, models, dialogue)
+    return model
+
+
+def rule_book_of(
+    rule_book: RuleBook | Mapping[str, Any] | None, profile: CalibrationProfile | None
+) -> RuleBook | Mapping[str, Any] | None:
+    """The rule book to use: the caller's, or the profile's; both is an error."""
+    if profile is None or profile.rule_book is None:
+        return rule_book
+    if rule_book is not None:
+        raise ConfigError(
+            f"both a rule book and calibration profile {profile.id}, which has its own: "
+            "give one of them"
+        )
+    return RuleBook.from_dict(profile.rule_book)
