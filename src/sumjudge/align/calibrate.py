@@ -159,7 +159,7 @@ def calibrate(
             "file": labels_name,
             "sha256": labels_sha256,
             "n_items": len(items),
-            "reviewers": sorted({r for i in items for r in i.reviewers}),
+            "reviewers": sorted({r for i in items for r in i.reviewers if r}),
         },
         metrics=fitted,
         rule_book=None
