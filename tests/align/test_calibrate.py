@@ -15,8 +15,8 @@ from sumjudge.align.calibrate import calibrate
 from sumjudge.align.crossval import verdict
 from sumjudge.align.fit import choose_examples, fit_cuts
 from sumjudge.align.joined import JudgedScore, LabelledItem
-from sumjudge.align.profile import CalibrationProfile, Example, MetricProfile, load_profile
 from sumjudge.errors import ConfigError
+from sumjudge.types.profile import CalibrationProfile, Example, MetricProfile, load_profile
 
 JUDGE = "scripted/judge"
 

@@ -17,11 +17,11 @@ from typing import Any, Protocol
 from ..errors import ConfigError
 from ..judges.offline import LOCAL_MODELS
 from ..rules import DEFAULT_RULE_BOOK, RuleBook
+from ..types.profile import CalibrationProfile, Example, MetricProfile
 from .crossval import Predictions, cross_validate
 from .fit import LLM_PRIOR_CUTS, choose_examples, fit_cuts, fit_rule_book, label_kind
 from .joined import LabelledItem, join, judge_of
 from .labels import Label
-from .profile import CalibrationProfile, Example, MetricProfile
 
 __all__ = ["CalibrationResult", "CutLearner", "Learner", "calibrate"]
 

@@ -12,16 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ConfigError
-from ..judges.offline import OfflineJudge, StderrProgress
 from ..offline import OfflineScorer
 from ..offline.calibration import LinearModel, load_dialogue_model, load_models
 from ..offline.refit import Calibration, Example, refit_all
 from ..offline.text import detect_language
+from ..types.profile import MetricProfile
 from .fit import label_kind
 from .joined import LabelledItem
-from .profile import MetricProfile
 
-__all__ = ["OfflineLearner", "calibrated_offline_judge"]
+__all__ = ["OfflineLearner"]
 
 
 @dataclass
@@ -107,31 +106,6 @@ class OfflineLearner:
             scores.append(verdict.score)
             raws.append(verdict.raw)
         return scores, raws
-
-
-def calibrated_offline_judge(
-    model: str,
-    tag: str,
-    models: Mapping[str, Mapping[str, Any]],
-    dialogue: Mapping[str, Mapping[str, Any]],
-) -> OfflineJudge:
-    """The offline judge `model` judging with a profile's refitted models.
-
-    Its name stays the backend's ("local"); its version becomes "<version>+cal-<hash>".
-    """
-    mode = "full" if model == "local" else "lexical"
-    prose = {m: LinearModel.from_json(v) for m, v in models.items()}
-    dlg = dialogue.get("consistency")
-    try:
-        scorer = OfflineScorer(
-            use_embeddings=None if mode == "full" else False,
-            progress=StderrProgress(),
-            models={**load_models(mode), **prose},
-            dialogue_model=LinearModel.from_json(dlg) if dlg else load_dialogue_model(mode),
-        )
-    except (ImportError, OSError) as exc:
-        raise ConfigError(f"calibration profile {tag}: the offline judge: {exc}") from None
-    return OfflineJudge(model, scorer=scorer)
 
 
 def _models(fitted: Mapping[str, MetricProfile]) -> dict[str, LinearModel]:

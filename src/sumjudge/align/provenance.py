@@ -7,7 +7,7 @@ from collections import Counter
 from os import PathLike
 
 from ..errors import ConfigError
-from .profile import load_profile
+from ..types.profile import load_profile
 
 __all__ = ["check_calibrated"]
 

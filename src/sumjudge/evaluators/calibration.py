@@ -12,13 +12,20 @@ from collections.abc import Mapping, Sequence
 from os import PathLike
 from typing import Any
 
-from ..align.profile import CalibrationProfile, load_profile
 from ..errors import ConfigError
-from ..judges.offline import LOCAL_MODELS
+from ..judges.offline import LOCAL_MODELS, calibrated_offline_judge
+from ..metrics.calibrated import FewShot, MetricCalibration
 from ..protocol import Judge
 from ..rules import RuleBook
+from ..types.profile import CalibrationProfile, load_profile
 
-__all__ = ["CalibrationInput", "calibrated_judge", "profile_of", "rule_book_of"]
+__all__ = [
+    "CalibrationInput",
+    "calibrated_judge",
+    "metric_calibrations",
+    "profile_of",
+    "rule_book_of",
+]
 
 CalibrationInput = CalibrationProfile | str | PathLike[str] | None
 
@@ -46,8 +53,6 @@ def calibrated_judge(
             if m.offline_dialogue_model
         }
         if models or dialogue:
-            from ..align.offline import calibrated_offline_judge
-
             return calibrated_offline_judge(model, profile.id, models, dialogue)
     return model
 
@@ -64,3 +69,17 @@ def rule_book_of(
             "give one of them"
         )
     return RuleBook.from_dict(profile.rule_book)
+
+
+def metric_calibrations(profile: CalibrationProfile | None) -> dict[str, MetricCalibration]:
+    """The metric-layer view (few-shot examples, cut points) of each calibrated metric."""
+    if profile is None:
+        return {}
+    return {
+        name: MetricCalibration(
+            tag=profile.id,
+            examples=tuple(FewShot(e.source, e.summary, e.score, e.reason) for e in m.examples),
+            cuts=m.cuts if m.variant == "weighted_score" else None,
+        )
+        for name, m in profile.metrics.items()
+    }

@@ -19,7 +19,13 @@ from ..rules import DEFAULT_RULE_BOOK, Rating, RuleBook, rate, rating_confidence
 from ..tokens import estimate_tokens
 from ..types import MetricResult, SummaryData, SummaryResult, coerce_item
 from .base import Evaluator
-from .calibration import CalibrationInput, calibrated_judge, profile_of, rule_book_of
+from .calibration import (
+    CalibrationInput,
+    calibrated_judge,
+    metric_calibrations,
+    profile_of,
+    rule_book_of,
+)
 from .execute import ItemRun, Stages
 from .options import EngineOptions, choose_metrics
 from .panel import AGGREGATES
@@ -152,7 +158,7 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
             logprobs=logprobs,
             repair=repair,
             max_tokens=max_tokens,
-            calibration={} if profile is None else profile.metric_calibrations(),
+            calibration=metric_calibrations(profile),
         )
         self.calibration = profile
         self.warm_prefix_tokens = warm_prefix_tokens

@@ -36,6 +36,7 @@ __all__ = [
     "NEEDS_LLM",
     "OfflineJudge",
     "StderrProgress",
+    "calibrated_offline_judge",
     "load_scorer",
     "offline_points",
 ]
@@ -70,6 +71,34 @@ def load_scorer(model: str) -> Any:
             f"({type(exc).__name__}: {exc}); use an LLM judge, e.g. --model "
             "google/gemini-2.5-flash or --base-url for a local OpenAI-compatible server"
         ) from exc
+
+
+def calibrated_offline_judge(
+    model: str,
+    tag: str,
+    models: Mapping[str, Mapping[str, Any]],
+    dialogue: Mapping[str, Mapping[str, Any]],
+) -> OfflineJudge:
+    """The offline judge `model` judging with a profile's refitted models.
+
+    Its name stays the backend's ("local"); its version becomes "<version>+cal-<hash>".
+    """
+    from ..offline import OfflineScorer
+    from ..offline.calibration import LinearModel, load_dialogue_model, load_models
+
+    mode = "full" if model == "local" else "lexical"
+    prose = {m: LinearModel.from_json(v) for m, v in models.items()}
+    dlg = dialogue.get("consistency")
+    try:
+        scorer = OfflineScorer(
+            use_embeddings=None if mode == "full" else False,
+            progress=StderrProgress(),
+            models={**load_models(mode), **prose},
+            dialogue_model=LinearModel.from_json(dlg) if dlg else load_dialogue_model(mode),
+        )
+    except (ImportError, OSError) as exc:
+        raise ConfigError(f"calibration profile {tag}: the offline judge: {exc}") from None
+    return OfflineJudge(model, scorer=scorer)
 
 
 class StderrProgress:

@@ -1,5 +1,8 @@
 """A calibration profile: what one judge learned from a team's labels, as a readable file.
 
+It is a value like the results (this module imports nothing of the package above
+`errors`): `sumjudge.align` fits it, the evaluators apply it.
+
 `sumjudge calibrate` writes it; `--calibration profile.json` (evaluate, meta-eval, gate)
 and `SummarizationEvaluator(calibration=...)` apply it. It names the judge it was fitted
 for (and, for the offline judge, the scorer version whose signals it weighs): applying it
@@ -21,7 +24,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .._version import __version__
 from ..errors import ConfigError
-from ..metrics.calibrated import FewShot, MetricCalibration
 
 __all__ = [
     "PROFILE_SCHEMA",
@@ -120,17 +122,6 @@ class CalibrationProfile(BaseModel):
                 f"calibration profile {self.id} was fitted for {self.judge} version "
                 f"{self.judge_version}, this judge is {base}: calibrate it again"
             )
-
-    def metric_calibrations(self) -> dict[str, MetricCalibration]:
-        """The metric-layer view (examples and cut points) of each calibrated metric."""
-        return {
-            name: MetricCalibration(
-                tag=self.id,
-                examples=tuple(FewShot(e.source, e.summary, e.score, e.reason) for e in m.examples),
-                cuts=m.cuts if m.variant == "weighted_score" else None,
-            )
-            for name, m in self.metrics.items()
-        }
 
 
 def load_profile(path: str | PathLike[str]) -> CalibrationProfile:
