@@ -36,8 +36,23 @@ def test_cut_last_line_is_skipped_and_next_append_starts_a_new_line(tmp_path: Pa
     with pytest.warns(UserWarning, match="line 2 is incomplete"):
         assert [x.id for x in read_labels(path)] == ["a"]
     log.append(Label(id="c", reviewer="ann", scores={"fluency": 1}))
-    with pytest.raises(DataError, match="line 2 is not valid JSON"):
-        read_labels(path)  # the cut line is no longer the last: it is reported, not hidden
+    with pytest.warns(UserWarning, match="line 2 is incomplete"):  # no longer the last
+        assert [x.id for x in read_labels(path)] == ["a", "c"]
+
+
+def test_another_broken_line_is_an_error(tmp_path: Path) -> None:
+    path = tmp_path / "labels.jsonl"
+    path.write_text('{"id": "a", "human": {}\n{"id": "b", "human": {}}\n', encoding="utf-8")
+    with pytest.raises(DataError, match="line 1 is not valid JSON"):
+        read_labels(path)
+
+
+def test_labels_read_back_write_back(tmp_path: Path) -> None:
+    log = LabelLog(tmp_path / "labels.jsonl")
+    log.append(Label(id="a", reviewer="ann", scores={"coherence": 2}))
+    (again,) = log.read()
+    log.append(again)  # scores read back as floats are written as integers
+    assert [x.scores for x in log.read()] == [{"coherence": 2.0}] * 2
 
 
 def test_meta_eval_rows_are_labels(tmp_path: Path) -> None:

@@ -38,6 +38,8 @@ __all__ = [
 #: The `schema` value of every line `sumjudge review` writes.
 LABEL_SCHEMA = "sumjudge.label/1"
 RATINGS: tuple[str, ...] = ("good", "incomplete", "bad")
+_CUT_PREFIX = '{"schema": "' + LABEL_SCHEMA + '"'
+
 _METRIC_RANGE = (1, 3)
 
 
@@ -91,7 +93,7 @@ class Label:
             "id": self.id,
             "reviewer": self.reviewer,
             "at": self.at or _now(),
-            "scores": dict(self.scores),
+            "scores": {m: _number(v) for m, v in self.scores.items()},
             "agree": dict(self.agree),
             "rating": self.rating,
             "note": self.note,
@@ -112,7 +114,8 @@ class LabelLog:
     def append(self, label: Label) -> dict[str, Any]:
         """Append `label` (stamped with the time now when it has none); returns the line."""
         line = label.to_json()
-        data = (json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+        # "schema" stays the first key: a line cut by a crash is then recognisable as one.
+        data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # O_APPEND makes each write land at the end even with two writers; one write per
         # line keeps lines whole, and fsync makes "given" mean "on disk".
@@ -160,7 +163,9 @@ def read_labels(path: str | PathLike[str]) -> list[Label]:
         try:
             row = json.loads(text)
         except json.JSONDecodeError as exc:
-            if i == last:  # a line cut short by a crash while it was written
+            # A line cut short by a crash while it was written: the last line, or (once
+            # more labels were appended after it) a label line that does not parse.
+            if i == last or text.startswith(_CUT_PREFIX):
                 warnings.warn(f"{name}: line {i + 1} is incomplete; skipped", stacklevel=2)
                 continue
             raise DataError(f"{name}: line {i + 1} is not valid JSON: {exc.msg}") from None
@@ -252,6 +257,11 @@ def _ends_without_newline(path: Path) -> bool:
             return handle.read(1) != b"\n"
     except FileNotFoundError:
         return False
+
+
+def _number(value: float) -> float | int:
+    """A whole number as an int (a 1-3 score read back as 2.0 is written as 2)."""
+    return int(value) if float(value).is_integer() else value
 
 
 def _now() -> str:
