@@ -35,6 +35,7 @@ from . import (
     meta_eval,
     pairwise,
     report,
+    review,
 )
 from ._common import EXIT_BUG, EXIT_CONFIG, EXIT_INTERRUPTED, eprint
 from ._safety import RunInterrupted, check_command_paths, describe_os_error, resume_command
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     meta_eval.add_parser(sub)
     calibrate.add_parser(sub)
     report.add_parser(sub)
+    review.add_parser(sub)
     compare.add_parser(sub)
     gate.add_parser(sub)
     cache.add_parser(sub)
