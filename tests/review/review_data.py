@@ -63,3 +63,45 @@ def page_token(html: str) -> str:
     match = re.search(r'<meta name="review-token" content="([^"]+)">', html)
     assert match, "the page has no review token"
     return match.group(1)
+
+
+class ReviewProcess:
+    """`sumjudge review ...` in its own process, on a free port; `url` once it listens."""
+
+    def __init__(self, *argv: str) -> None:
+        import os
+        import subprocess
+        import sys
+
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sumjudge.cli.main", "review", *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        self.lines: list[str] = []
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:  # until the server says where it listens
+            self.lines.append(line.rstrip("\n"))
+            found = re.search(r"review page at (http://127\.0\.0\.1:\d+/)", line)
+            if found:
+                self.url = found.group(1)
+                return
+        self.proc.wait(10)
+        raise AssertionError(f"sumjudge review did not start: {self.lines}")
+
+    def stop(self, sig: int) -> tuple[int, list[str]]:
+        """Send `sig` (SIGINT: Ctrl-C, SIGKILL: a crash); the exit code and stderr lines."""
+        self.proc.send_signal(sig)
+        _, err = self.proc.communicate(timeout=20)
+        return self.proc.returncode, self.lines + err.splitlines()
+
+    def __enter__(self) -> ReviewProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.communicate(timeout=20)

@@ -73,6 +73,8 @@ border-radius:5px;padding:4px 10px;cursor:pointer;font:inherit}
 .controls button[aria-pressed=true],.rating button[aria-pressed=true]{background:var(--accent);
 color:#fff;border-color:var(--accent)}
 .controls .sep{width:10px}
+button[aria-pressed=true] kbd,.nav .primary kbd{background:transparent;color:inherit;
+border-color:#fff8}
 .rating{display:flex;gap:6px;align-items:center;flex-wrap:wrap}
 textarea{width:100%;min-height:70px;font:inherit;padding:6px;border:1px solid #aab4c0;
 border-radius:5px}
@@ -89,7 +91,8 @@ justify-content:center;z-index:5}
 #help>div{background:#fff;border-radius:8px;padding:16px 22px;max-width:560px}
 #help table td{padding:3px 10px 3px 0;vertical-align:top}
 .mt{margin-top:12px}
-.done{color:var(--s3);font-weight:600}
+.done{margin-left:8px;padding:1px 8px;border-radius:10px;background:#e3f4e8;color:#1e6b3a;
+font-size:13px}
 @media (max-width:900px){main{grid-template-columns:1fr}}
 """
 

@@ -30,7 +30,7 @@ async function api(path, body) {
   if (body !== undefined) {
     init.method = "POST";
     init.headers["Content-Type"] = "application/json";
-    init.body = JSON.stringify(body);
+    init.body = body;  // already a string: the label as it was when the change was made
   }
   const res = await fetch(path, init);
   const data = await res.json().catch(() => ({error: "HTTP " + res.status}));
@@ -185,7 +185,7 @@ function render() {
     line.appendChild(el("span", "meta", conf));
   }
   if (state.items[state.pos].labelled) {
-    line.appendChild(el("span", "done", " · labelled by you"));
+    line.appendChild(el("span", "done", "✓ labelled by you"));
   }
   const why = [it.explanation || "", ...it.issues].filter(Boolean);
   $("judge-explanation").textContent = why.join(" · ");
@@ -250,13 +250,12 @@ function labelBody() {
 
 // Posts run one after another; each sends the item's whole label as it is now.
 function save() {
-  const body = labelBody();
-  const text = JSON.stringify(body);
+  const text = JSON.stringify(labelBody());
   if (text === state.sent) return queue;
   state.sent = text;
   status("saving…");
   // Resolves to whether this label is on disk: the page stays on an item it could not save.
-  queue = queue.then(() => api("/api/label", body)).then((res) => {
+  queue = queue.then(() => api("/api/label", text)).then((res) => {
     const entry = state.items.find((x) => x.id === res.id);
     if (entry) entry.labelled = res.done;
     progress(res.labelled, res.total);
