@@ -77,3 +77,23 @@ async def test_crash_then_continue_then_second_reviewer(
     }
     assert last[("call-0", "bob")].rating == "bad" and last[("call-0", "ann")].rating == "good"
     assert last[("call-0", "bob")].source_id == "doc-0"
+
+
+def test_a_port_in_use_is_one_line_exit_2(run_files: tuple[Path, Path]) -> None:
+    import subprocess
+    import sys
+
+    results, _ = run_files
+    with ReviewProcess(str(results)) as first:
+        port = first.url.rstrip("/").rsplit(":", 1)[1]
+        second = subprocess.run(
+            [sys.executable, "-m", "sumjudge.cli.main", "review", str(results), "--port", port],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        first.stop(signal.SIGINT)
+    lines = second.stderr.strip().splitlines()
+    assert second.returncode == 2, second.stderr
+    assert lines[-1].startswith(f"sumjudge: error: --port {port}: cannot listen on 127.0.0.1")
+    assert "Traceback" not in second.stderr
