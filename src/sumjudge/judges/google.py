@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from ..errors import (
+    MissingDependencyError,
     ProviderError,
     RequestError,
     TransientProviderError,
@@ -32,8 +33,13 @@ class GoogleJudge(SDKJudge):
     env_var = "GOOGLE_API_KEY"
 
     def _connect(self, api_key: str | None, base_url: str | None, timeout: float) -> str | None:
-        from google import genai
-        from google.genai import types
+        try:
+            from google import genai
+            from google.genai import types
+        except ImportError as exc:  # the `google` extra
+            raise MissingDependencyError(
+                "google-genai", "google", feature=f"judging with {self.name}"
+            ) from exc
 
         self._types = types
         key = resolve_key(api_key, self.env_var, "Google", required=True)

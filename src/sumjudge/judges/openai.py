@@ -27,7 +27,13 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ..errors import ConfigError, ProviderError, TransientProviderError, TruncatedResponseError
+from ..errors import (
+    ConfigError,
+    MissingDependencyError,
+    ProviderError,
+    TransientProviderError,
+    TruncatedResponseError,
+)
 from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
 from ._http import (
     SDKJudge,
@@ -82,8 +88,13 @@ class OpenAIJudge(SDKJudge):
         super().__init__(model, api_key=api_key, base_url=base_url, timeout=timeout)
 
     def _connect(self, api_key: str | None, base_url: str | None, timeout: float) -> str | None:
-        import httpx2
-        import openai
+        try:
+            import httpx2
+            import openai
+        except ImportError as exc:  # the `openai` extra (httpx2 comes with the SDK)
+            raise MissingDependencyError(
+                "openai", "openai", feature=f"judging with {self.name}"
+            ) from exc
 
         self._openai = openai
         self._httpx2 = httpx2
