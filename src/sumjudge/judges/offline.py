@@ -90,14 +90,18 @@ def calibrated_offline_judge(
     prose = {m: LinearModel.from_json(v) for m, v in models.items()}
     dlg = dialogue.get("consistency")
     try:
+        # Refitted full-mode models weigh embedding signals: no lexical fallback here.
         scorer = OfflineScorer(
-            use_embeddings=None if mode == "full" else False,
+            use_embeddings=mode == "full",
             progress=StderrProgress(),
             models={**load_models(mode), **prose},
             dialogue_model=LinearModel.from_json(dlg) if dlg else load_dialogue_model(mode),
         )
     except (ImportError, OSError) as exc:
-        raise ConfigError(f"calibration profile {tag}: the offline judge: {exc}") from None
+        raise ConfigError(
+            f"calibration profile {tag} was fitted for {model!r}, which needs sentence "
+            f"embeddings ({exc}): pip install 'sumjudge[local]'"
+        ) from None
     return OfflineJudge(model, scorer=scorer)
 
 
