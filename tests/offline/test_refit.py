@@ -7,13 +7,13 @@ import pytest
 
 from sumjudge.offline import OfflineScorer
 from sumjudge.offline.calibration import LinearModel, load_dialogue_model, load_models
+from sumjudge.offline.profile import Calibration, Example, refit_all
 from sumjudge.offline.refit import (
-    Calibration,
-    Example,
+    STRENGTH_GRID,
+    choose_strength,
     features_of,
     label_kind,
     refit,
-    refit_all,
 )
 
 # A prior that weighs "good" up and "bad" down equally and ignores "off" (weight 0).
@@ -129,6 +129,28 @@ def test_single_summaries_per_source_are_ranked_together() -> None:
     assert model.weights[0] > abs(model.weights[1])
 
 
+def test_the_chosen_strength_follows_the_evidence() -> None:
+    feats, x, groups = _data(240, seed=11)
+    clear = (3 + x[:, 0] - 0.05 * x[:, 1]).tolist()  # "good" alone, 30 sources
+    assert choose_strength(PRIOR, feats, clear, groups, "likert") < STRENGTH_GRID[-1]
+    # labels with nothing to learn keep the prior's weights (but for the odd chance draw)
+    noise = [np.random.default_rng(s).normal(size=240).tolist() for s in range(10)]
+    kept = [choose_strength(PRIOR, feats, y, groups, "likert") == STRENGTH_GRID[-1] for y in noise]
+    assert sum(kept) >= 8
+    # too few sources to hold one out: the prior's weights
+    assert (
+        choose_strength(PRIOR, feats[:16], clear[:16], groups[:16], "likert") == (STRENGTH_GRID[-1])
+    )
+
+
+def test_cut_points_can_move_while_the_weights_stay() -> None:
+    feats, x, groups = _data(200, seed=5)
+    labels = (x[:, 0] - x[:, 1] > 1.0) * 1.0  # a quarter consistent: a higher cut than 0.6
+    model = refit(PRIOR, feats, labels.tolist(), groups, "binary", strength=1e9, cut_strength=0)
+    assert np.array(model.weights) == pytest.approx(np.array(PRIOR.weights), abs=1e-6)
+    assert model.cuts[1] > PRIOR.cuts[1]
+
+
 def test_label_kind() -> None:
     assert label_kind([0.0, 1.0, 1.0]) == "binary"
     assert label_kind([1.0, 2.0, 3.0]) == "likert"
@@ -157,6 +179,10 @@ def test_calibrated_scorer_uses_its_models_and_says_so() -> None:
     cal = refit_all("lexical", examples, strength=1.0)
     assert set(cal.models) == {"consistency"} and cal.dialogue_model is not None
     assert cal.n_labels == {"consistency": 2, "consistency@dialogue": 2}
+    assert cal.strengths == {"consistency": 1.0, "consistency@dialogue": 1.0}
+    # chosen per model by default (here: too few sources, so the prior's weights)
+    chosen = refit_all("lexical", examples).strengths
+    assert chosen == {"consistency": STRENGTH_GRID[-1], "consistency@dialogue": STRENGTH_GRID[-1]}
     again = Calibration.from_json(cal.to_json())
     scorer, twin = cal.scorer(), again.scorer()
     assert scorer.name == base.name == "local-lexical"

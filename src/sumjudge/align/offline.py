@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import ConfigError
 from ..offline import OfflineScorer
 from ..offline.calibration import LinearModel, load_dialogue_model, load_models
-from ..offline.refit import Calibration, Example, refit_all
+from ..offline.profile import Calibration, Example, refit_all
 from ..offline.text import detect_language
 from ..types.profile import MetricProfile
 from .fit import label_kind

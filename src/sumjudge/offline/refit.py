@@ -12,6 +12,8 @@ weights toward what the labels reward, no further than they can support:
   prior's weights on the target's scale (the least-squares scale of the prior's prediction,
   at least `PRIOR_SCALE_FLOOR` of what a perfect predictor would need). `strength` counts
   as that many labelled summaries: with few labels the result stays near the prior.
+  `choose_strength` picks it from the labels (K-fold by source, one-standard-error rule):
+  the weights leave the prior only as far as that predicts held-out sources better.
 * Targets: Likert labels (any scale) become each summary's rank among the labelled
   summaries of its source, as the shipped fit does (summary-level agreement is about that
   order); sources with a single labelled summary are ranked together. Binary labels (0/1)
@@ -22,32 +24,26 @@ weights toward what the labels reward, no further than they can support:
 * Cut points: Likert labels' 1-3 bins keep their shares (1-5 means through `human_bin`);
   for binary labels the upper cut ("3 vs below") maximises balanced accuracy and the lower
   one keeps the prior's distance below it. Either is then pulled toward the prior's cut by
-  ``strength / (n + strength)``.
+  ``cut_strength / (n + cut_strength)`` (`cut_strength` defaults to `strength`).
 
-Consistency on dialogue sources has its own model (`load_dialogue_model`); `refit_all`
-refits it on the dialogue rows and the prose model on the others, whichever the labels
-cover. A scorer built with refitted models carries version ``"<version>+cal-<hash>"``.
+`sumjudge.offline.profile` refits every model of a mode at once (consistency on dialogue
+sources has its own model) and builds the scorer that judges with them.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import replace
+from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from .calibration import (
-    METRICS,
     FloatMatrix,
     FloatVector,
     LinearModel,
     _within_group_rank,
     human_bin,
-    load_dialogue_model,
-    load_models,
     standardize,
 )
 
@@ -56,26 +52,27 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_STRENGTH",
-    "Calibration",
-    "Example",
+    "STRENGTH_GRID",
     "Kind",
-    "calibrated_version",
+    "choose_strength",
     "features_of",
     "label_kind",
     "refit",
-    "refit_all",
 ]
 
 Kind = Literal["likert", "binary"]
 
-#: The prior counts as this many labelled summaries. Chosen before any learning curve was
-#: run: 50 labels (a morning's review) move the weights halfway, 200 mostly to the labels.
+#: The prior counts as this many labelled summaries (`refit`'s default, and the cut points'
+#: pull when `choose_strength` picks the weights' strength). Chosen before any learning
+#: curve was run: 50 labels (a morning's review) move a cut point halfway.
 DEFAULT_STRENGTH = 50.0
 #: Labels that disagree with the prior do not erase it: its direction keeps at least this
 #: share of a perfect predictor's scale, and only the data term moves the weights off it
 #: (otherwise 25 noisy labels that happen to anti-correlate would zero every weight).
 PRIOR_SCALE_FLOOR = 0.25
-DIALOGUE_KEY = "consistency@dialogue"
+#: The strengths `choose_strength` tries: a log grid from "the labels mostly" to "the prior's
+#: weights" (1e9: the prior's direction, on the labels' scale).
+STRENGTH_GRID: tuple[float, ...] = (12.5, 50.0, 200.0, 800.0, 1e9)
 
 
 def features_of(scorer: OfflineScorer, source: str, summary: str) -> tuple[dict[str, float], bool]:
@@ -102,6 +99,7 @@ def refit(
     *,
     strength: float = DEFAULT_STRENGTH,
     signs: Mapping[str, int] | None = None,
+    cut_strength: float | None = None,
 ) -> LinearModel:
     """The prior refitted on labelled summaries (see the module docstring).
 
@@ -117,6 +115,9 @@ def refit(
             alone (still monotone); a very large value returns the prior's ranking.
         signs: Directions (+1/-1) for signals the prior gives weight 0; without one such a
             signal stays at 0.
+        cut_strength: How many labelled summaries the prior's cut points count as (default
+            `strength`): weights and cut points are separate questions, e.g. when
+            `choose_strength` keeps the prior's weights, the labels may still move the cuts.
 
     Returns:
         The refitted model; the prior itself when there are no labels.
@@ -125,30 +126,13 @@ def refit(
         ValueError: Mismatched lengths, a negative strength, an unknown kind, or binary
             labels other than 0/1.
     """
-    n = len(labels)
-    if not len(features) == n == len(groups):
-        raise ValueError("features, labels and groups must have the same length")
-    if strength < 0:
+    if strength < 0 or (cut_strength is not None and cut_strength < 0):
         raise ValueError("strength must be >= 0")
-    if kind not in ("likert", "binary"):
-        raise ValueError(f"kind must be 'likert' or 'binary', not {kind!r}")
-    y = np.asarray(labels, dtype=np.float64)
-    if kind == "binary" and not np.isin(y, (0.0, 1.0)).all():
-        raise ValueError("binary labels must be 0 or 1")
+    n = len(labels)
+    y, z, zc, tc = _design(prior, features, labels, groups, kind)
     if n == 0:
         return prior
-    mean, std = np.array(prior.mean), np.array(prior.std)
-    cols = list(zip(prior.features, prior.mean, strict=True))
-    x = np.array([[f.get(c, m) for c, m in cols] for f in features], dtype=np.float64)
-    z = standardize(x, mean, std)
     w0 = np.array(prior.weights)
-    if kind == "likert":
-        fit_groups = _ranking_groups(groups)
-        t = _within_group_rank(y, fit_groups)
-    else:
-        fit_groups = ["all"] * n
-        t = y.copy()
-    zc, tc = _centre(z, fit_groups), _centre(t[:, None], fit_groups)[:, 0]
     w = _weights(zc, tc, w0, _directions(prior, signs), strength)
     # the prior's mean and spread on these rows: its cut points stay comparable
     p_raw, q = z @ w0, z @ w
@@ -158,9 +142,87 @@ def refit(
     intercept = prior.intercept + float(np.mean(p_raw) - np.mean(z @ w))
     raw = intercept + z @ w
     fitted = _label_cuts(prior, raw, y, kind)
-    keep = strength / (n + strength) if n + strength > 0 else 0.0
+    cs = strength if cut_strength is None else cut_strength
+    keep = cs / (n + cs) if n + cs > 0 else 0.0
     lo, hi = (keep * c0 + (1 - keep) * c1 for c0, c1 in zip(prior.cuts, fitted, strict=True))
     return replace(prior, weights=tuple(w.tolist()), intercept=intercept, cuts=_ordered(lo, hi))
+
+
+def _design(
+    prior: LinearModel,
+    features: Sequence[Mapping[str, float]],
+    labels: Sequence[float],
+    groups: Sequence[str],
+    kind: Kind,
+) -> tuple[FloatVector, FloatMatrix, FloatMatrix, FloatVector]:
+    """Labels, standardised signals, and both centred as the fit reads them (checked)."""
+    n = len(labels)
+    if not len(features) == n == len(groups):
+        raise ValueError("features, labels and groups must have the same length")
+    if kind not in ("likert", "binary"):
+        raise ValueError(f"kind must be 'likert' or 'binary', not {kind!r}")
+    y = np.asarray(labels, dtype=np.float64)
+    if kind == "binary" and not np.isin(y, (0.0, 1.0)).all():
+        raise ValueError("binary labels must be 0 or 1")
+    cols = list(zip(prior.features, prior.mean, strict=True))
+    x = np.array([[f.get(c, m) for c, m in cols] for f in features], dtype=np.float64)
+    z = standardize(x.reshape(n, len(cols)), np.array(prior.mean), np.array(prior.std))
+    if kind == "likert":
+        fit_groups = _ranking_groups(groups)
+        t = _within_group_rank(y, fit_groups)
+    else:
+        fit_groups = ["all"] * n
+        t = y.copy()
+    return y, z, _centre(z, fit_groups), _centre(t[:, None], fit_groups)[:, 0]
+
+
+def choose_strength(
+    prior: LinearModel,
+    features: Sequence[Mapping[str, float]],
+    labels: Sequence[float],
+    groups: Sequence[str],
+    kind: Kind,
+    *,
+    signs: Mapping[str, int] | None = None,
+    grid: Sequence[float] = STRENGTH_GRID,
+    folds: int = 5,
+) -> float:
+    """The prior's strength with which the refit best ranks sources it did not see.
+
+    K-fold by source (K = min(`folds`, sources)): for each strength of `grid`, the
+    correlation of the fit's prediction with its target on the held-out sources (a ranking
+    criterion, blind to the scale, which `refit` normalises anyway). The largest strength
+    whose mean over folds is within one standard error of the best is chosen (the
+    one-standard-error rule): a departure from the prior has to rank held-out labels
+    clearly better, so with few or noisy labels the prior's weights stay. With fewer than
+    3 sources nothing can be held out: the prior's weights (the grid's largest strength).
+
+    Raises:
+        ValueError: As `refit`.
+    """
+    _, _, zc, tc = _design(prior, features, labels, groups, kind)
+    keys = sorted(set(groups))
+    if len(keys) < 3:
+        return max(grid)
+    k = min(folds, len(keys))
+    rank = {g: i % k for i, g in enumerate(keys)}
+    fold = np.array([rank[g] for g in groups])
+    w0, sign = np.array(prior.weights), _directions(prior, signs)
+    scores = np.zeros((len(grid), k))
+    for f in range(k):
+        test = fold == f
+        for j, strength in enumerate(grid):
+            w = _weights(zc[~test], tc[~test], w0, sign, strength)
+            scores[j, f] = _correlation(zc[test] @ w, tc[test])
+    mean, se = scores.mean(axis=1), scores.std(axis=1, ddof=1) / np.sqrt(k)
+    best = int(np.argmax(mean))
+    return max(s for s, m in zip(grid, mean, strict=True) if m >= mean[best] - se[best])
+
+
+def _correlation(a: FloatVector, b: FloatVector) -> float:
+    """Pearson correlation of two centred vectors; 0 when either is constant."""
+    den = float(np.sqrt((a @ a) * (b @ b)))
+    return float(a @ b) / den if den > 1e-18 else 0.0
 
 
 def _ranking_groups(groups: Sequence[str]) -> list[str]:
@@ -259,147 +321,3 @@ def _balanced_cut(raw: FloatVector, y: FloatVector) -> float:
 
 def _ordered(lo: float, hi: float) -> tuple[float, float]:
     return (lo, hi) if hi > lo else (lo, lo + 1e-6)
-
-
-# -- the whole judge ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Example:
-    """One labelled summary as the refit reads it.
-
-    Attributes:
-        features: Its signals (`features_of`, same mode as the calibration).
-        dialogue: Whether its source is a dialogue (consistency then has its own model).
-        group: Its source (any stable key: source_id, or the item id when unknown).
-        labels: The person's value per metric, on the labels' own scale.
-    """
-
-    features: Mapping[str, float]
-    dialogue: bool
-    group: str
-    labels: Mapping[str, float] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """The refitted models of one mode: what a calibration profile stores for the offline judge.
-
-    Attributes:
-        mode: "lexical" or "full" (the models read that mode's signals).
-        models: Refitted prose models by metric (only the metrics the labels covered).
-        dialogue_model: The refitted dialogue consistency model, when dialogue labels exist.
-        n_labels: Labelled summaries per model fitted (`"consistency@dialogue"` for dialogues).
-        strength: The prior's strength used.
-
-    Example:
-        >>> cal = Calibration("lexical", {}, None, {}, DEFAULT_STRENGTH)
-        >>> cal.scorer().version
-        '4'
-    """
-
-    mode: str
-    models: Mapping[str, LinearModel]
-    dialogue_model: LinearModel | None
-    n_labels: Mapping[str, int]
-    strength: float
-
-    def scorer(self, **kwargs: Any) -> OfflineScorer:
-        """An `OfflineScorer` of this mode judging with these models (kwargs: `progress`)."""
-        from .scorer import OfflineScorer  # the scorer imports this module
-
-        return OfflineScorer(
-            use_embeddings=self.mode == "full",
-            models=self.models,
-            dialogue_model=self.dialogue_model,
-            **kwargs,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON object (`from_json` reads it back)."""
-        return {
-            "mode": self.mode,
-            "models": {m: v.to_json() for m, v in self.models.items()},
-            "dialogue_model": (
-                None if self.dialogue_model is None else self.dialogue_model.to_json()
-            ),
-            "n_labels": dict(self.n_labels),
-            "strength": self.strength,
-        }
-
-    @staticmethod
-    def from_json(d: Mapping[str, Any]) -> Calibration:
-        """The calibration stored as `d` by `to_json`."""
-        dlg = d.get("dialogue_model")
-        return Calibration(
-            str(d["mode"]),
-            {m: LinearModel.from_json(v) for m, v in d["models"].items()},
-            None if dlg is None else LinearModel.from_json(dlg),
-            {k: int(v) for k, v in d.get("n_labels", {}).items()},
-            float(d.get("strength", DEFAULT_STRENGTH)),
-        )
-
-
-def refit_all(
-    mode: str,
-    examples: Sequence[Example],
-    *,
-    strength: float = DEFAULT_STRENGTH,
-    kinds: Mapping[str, Kind] | None = None,
-    signs: Mapping[str, int] | None = None,
-) -> Calibration:
-    """Refit every model of `mode` that the examples have labels for.
-
-    Consistency labels on dialogue sources refit the dialogue model, those on other sources
-    the prose model; the other metrics use one model for both, as the scorer does. A
-    metric's kind is `kinds[metric]` or what `label_kind` says of its labels.
-    """
-    priors = load_models(mode)
-    models: dict[str, LinearModel] = {}
-    counts: dict[str, int] = {}
-    dialogue: LinearModel | None = None
-    for metric in METRICS:
-        rows = [e for e in examples if e.labels.get(metric) is not None]
-        parts = {metric: rows}
-        if metric == "consistency":
-            parts = {metric: [e for e in rows if not e.dialogue]}
-            parts[DIALOGUE_KEY] = [e for e in rows if e.dialogue]
-        for key, part in parts.items():
-            if not part:
-                continue
-            y = [float(e.labels[metric]) for e in part]
-            kind = (kinds or {}).get(metric) or label_kind(y)
-            prior = load_dialogue_model(mode) if key == DIALOGUE_KEY else priors[metric]
-            fitted = refit(
-                prior,
-                [e.features for e in part],
-                y,
-                [e.group for e in part],
-                kind,
-                strength=strength,
-                signs=signs,
-            )
-            counts[key] = len(part)
-            if key == DIALOGUE_KEY:
-                dialogue = fitted
-            else:
-                models[metric] = fitted
-    return Calibration(mode, models, dialogue, counts, strength)
-
-
-def calibrated_version(
-    base: str, models: Mapping[str, LinearModel], dialogue_model: LinearModel
-) -> str:
-    """`"<base>+cal-<hash>"`: the hash (8 hex digits) of every model the scorer judges with.
-
-    Two scorers with the same fit get the same version; any change of a weight or cut point
-    changes it, so results say which fit judged them.
-    """
-    blob = json.dumps(
-        {
-            "models": {m: models[m].to_json() for m in sorted(models)},
-            "dialogue": dialogue_model.to_json(),
-        },
-        sort_keys=True,
-    )
-    return f"{base}+cal-{hashlib.sha256(blob.encode('utf-8')).hexdigest()[:8]}"

@@ -11,8 +11,8 @@ from .calibration import METRICS, LinearModel, load_dialogue_model, load_models
 from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
 from .features import analyse
+from .profile import calibrated_version
 from .records import Analysis, SourceInfo
-from .refit import calibrated_version
 from .source import Progress, SourceCache, analyse_source, collector_paused
 from .text import detect_language, shorten
 
