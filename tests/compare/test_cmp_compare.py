@@ -210,3 +210,21 @@ def test_weighted_scores_are_compared_where_both_sides_have_them(tmp_path: Path)
     assert result.metrics["coherence"].mean_diff == pytest.approx(4 / 12)
     assert result.metrics["coherence"].wins == 10
     assert result.metrics["fluency"].compared == "score"
+
+
+def test_no_matched_item_is_an_error_naming_sample_ids(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = judge_run(tmp_path / "base.jsonl", uniform(5), ids=[f"a{i}" for i in range(5)])
+    cand = judge_run(tmp_path / "cand.jsonl", uniform(4), ids=[f"z{i}" for i in range(4)])
+    assert main(["compare", str(base), str(cand)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert "no item of" in err and "base: a0, a1, a2 ... (5 in all)" in err
+    assert "candidate: z0, z1, z2 ... (4 in all)" in err
+    with pytest.raises(ValueError, match="no item of"):
+        compare_results(base, cand)
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="holds no result record"):
+        compare_results(empty, cand)

@@ -252,3 +252,23 @@ def test_write_report_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     card_path.write_text('{"not": "a card"}', encoding="utf-8")
     assert main(["report", str(results), "-o", str(target), "--card", str(card_path)]) == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_a_file_never_judged_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    inputs_path = tmp_path / "in.jsonl"
+    inputs_path.write_text("".join(json.dumps(r) + "\n" for r in inputs()), encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    target = tmp_path / "r.html"
+    for path in (inputs_path, empty):
+        assert main(["report", str(path), "-o", str(target)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1
+        assert f"{path} holds no judged record" in err and "sumjudge evaluate -o FILE" in err
+        assert not target.exists()
+    with pytest.raises(ValueError, match="holds no judged record"):
+        write_report(inputs_path, target)
+    # A failed or invalid record is a result all the same.
+    failed = tmp_path / "failed.jsonl"
+    failed.write_text('{"index": 0, "status": "not_run"}\n', encoding="utf-8")
+    assert main(["report", str(failed), "-o", str(target)]) == 0

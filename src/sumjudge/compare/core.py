@@ -65,6 +65,8 @@ def compare_results(
     attach_inputs(base_items, base_inputs)
     attach_inputs(cand_items, candidate_inputs)
     matching = match_items(base_items, cand_items)
+    if not matching.pairs:
+        raise ValueError(_nothing_matched(base, base_items, candidate, cand_items))
     excluded: Counter[str] = Counter()
     pairs: list[tuple[Item, Item]] = []
     for b, c in matching.pairs:
@@ -91,6 +93,28 @@ def compare_results(
         regressions=_regressions(pairs, compared, drop),
         settings={"alpha": alpha, "n_resamples": n_resamples, "seed": seed, "drop": drop},
         duplicates=matching.duplicates,
+    )
+
+
+def _side_name(results: Results, default: str) -> str:
+    return str(results) if isinstance(results, (str, PathLike)) else default
+
+
+def _nothing_matched(base: Results, b: list[Item], candidate: Results, c: list[Item]) -> str:
+    """Why a comparison of two runs with no item in common is refused, with sample ids."""
+    names = (_side_name(base, "the base"), _side_name(candidate, "the candidate"))
+    for name, items in zip(names, (b, c), strict=True):
+        if not items:
+            return f"{name} holds no result record: nothing to compare"
+
+    def sample(items: list[Item]) -> str:
+        labels = [item_label(i) for i in items[:3]]
+        return ", ".join(labels) + (f" ... ({len(items)} in all)" if len(items) > 3 else "")
+
+    return (
+        f"no item of {names[0]} matches one of {names[1]} (base: {sample(b)}; candidate: "
+        f"{sample(c)}): items pair by id, else by row and source; are both runs of the "
+        "same input?"
     )
 
 

@@ -17,7 +17,7 @@ from typing import Any, TypeAlias
 
 from ..meta.schema import JudgeCard
 from .html import render_html
-from .model import build_items, read_jsonl
+from .model import build_items, is_judged, read_jsonl
 from .views import ItemView
 
 __all__ = ["ItemView", "build_items", "render_report", "write_report"]
@@ -27,7 +27,15 @@ Records: TypeAlias = "str | PathLike[str] | Iterable[Mapping[str, Any] | Any]"
 
 def _records(results: Records) -> tuple[list[Mapping[str, Any]], str | None]:
     if isinstance(results, (str, PathLike)):
-        return list(read_jsonl(results)), Path(results).name
+        records = read_jsonl(results)
+        if not any(is_judged(r) for r in records):
+            # An input file (or an empty one) would give an empty report and no hint why.
+            raise ValueError(
+                f"{results} holds no judged record (no status, no results): give the results "
+                "file that `sumjudge evaluate -o FILE` or `sumjudge autoeval -o FILE` wrote "
+                "(the input rows can go to --inputs)"
+            )
+        return list(records), Path(results).name
     out: list[Mapping[str, Any]] = []
     for r in results:
         to_dict = getattr(r, "to_dict", None)
@@ -99,6 +107,10 @@ def write_report(
             them (by `id`, else by position), since result records do not repeat them.
         title: The page title.
         run_info: Extra key/values for the provenance section (e.g. the run's totals).
+
+    Raises:
+        ValueError: `results` is a file with no judged record (an input file, an empty
+            file) or a line that is not JSON; `card` is not a judge card.
     """
     text = render_report(results, card=card, inputs=inputs, title=title, run_info=run_info)
     path = Path(out_path)

@@ -24,7 +24,7 @@ from ..text import parse_turn_line
 from ._text import clean
 from .views import Claim, ContentRow, ItemView, MetricView, RubricRow, SectionView, TurnView
 
-__all__ = ["build_items", "read_jsonl"]
+__all__ = ["build_items", "is_judged", "read_jsonl"]
 
 SPEC_KEYS = frozenset(
     {
@@ -48,6 +48,23 @@ def read_jsonl(path: str | PathLike[str]) -> list[dict[str, Any]]:
         return ValueError(f"{path}: line {lineno} is not valid JSON: {message}")
 
     return [obj for _, obj in json_lines(path, bad_line) if isinstance(obj, dict)]
+
+
+def is_judged(record: Mapping[str, Any]) -> bool:
+    """Whether `record` is a result (a status, a judged body, a row error), not an input row.
+
+    An input row has a text `summary` and no status; a result has `status`, a `summary`
+    object, an `error` object or metric objects with a `score` or an `error`.
+    """
+    if "status" in record or isinstance(record.get("summary"), Mapping):
+        return True
+    if isinstance(record.get("error"), Mapping):
+        return True
+    return any(
+        isinstance(value, Mapping) and ("score" in value or "error" in value)
+        for name, value in record.items()
+        if name not in _RECORD_KEYS
+    )
 
 
 def build_items(
