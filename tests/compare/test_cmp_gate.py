@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from compare_runs import judge_run, uniform
@@ -100,8 +102,10 @@ def test_configuration_errors_exit_2(runs: dict[str, Path], tmp_path: Path,
     assert gate(good, "--min-mean", "accuracy=50") == 2
     assert gate(good, "--min-good-rate", "1.5") == 2
     assert gate(good, "--min-mean", "coherence") == 2
-    empty = judge_run(tmp_path / "empty.jsonl", [None, "fail"])
-    assert gate(str(empty), "--min-good-rate", "0.5") == 2
+    nothing = tmp_path / "nothing.jsonl"
+    nothing.write_text("")
+    assert gate(str(nothing), "--min-good-rate", "0.5") == 2
+    assert "holds no result record" in capsys.readouterr().err
     bad_yaml = tmp_path / "gate.yaml"
     bad_yaml.write_text("min_good_rate: lots\n")
     assert main(["gate", good, "--config", str(bad_yaml)]) == 2
@@ -135,3 +139,78 @@ def test_rules_from_pyproject_and_yaml(runs: dict[str, Path], tmp_path: Path,
     pyproject.write_text("[tool.sumjudge.gate]\nmin_good_rate = 0.5\ncolour = 'red'\n")
     assert main(["gate", good, "--pyproject", str(pyproject)]) == 2
     assert "unknown gate setting 'colour'" in capsys.readouterr().err
+
+
+def test_items_not_judged_count_against_the_rates_and_fail_the_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # One good item and nine that were not judged: 8 failed, 1 invalid, plus 1 not run.
+    rows: list[Any] = [uniform(1, relevance=3, consistency=3)[0], None] + ["fail"] * 8
+    run = judge_run(tmp_path / "run.jsonl", rows)
+    with run.open("a") as fh:
+        fh.write(json.dumps({"index": 10, "id": "item-10", "status": "not_run"}) + "\n")
+    assert gate(str(run), "--min-good-rate", "0.8") == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("FAIL good rate: 0.091 [")
+    assert "(n=11, 10 not judged counted as not good)" in out[0]
+    assert out[1].startswith("FAIL failed rate: 0.909 [") and "<= 0 " in out[1]
+    assert "n=11: 8 failed, 1 invalid, 1 not run" in out[1]
+    # Allowing the failures leaves the rates over every item: 1 of 11 is good, 10 "bad".
+    assert gate(str(run), "--max-failed-rate", "0.95", "--min-good-rate", "0.09") == 0
+    assert gate(str(run), "--max-failed-rate", "0.95", "--max-bad-rate", "0.5") == 1
+    assert "FAIL bad rate: 0.909" in capsys.readouterr().out
+    # The failed rate alone is a rule; it is judged by its point value, even on the bound.
+    assert gate(str(run), "--max-failed-rate", "0.9") == 1
+    assert gate(str(run), "--max-failed-rate", "0.91", "--on-bound") == 0
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text("[tool.sumjudge.gate]\nmax_failed_rate = 0.95\nmin_good_rate = 0.05\n")
+    assert main(["gate", str(run), "--pyproject", str(pyproject)]) == 0
+    # Every item failed: the run fails the gate (exit 1), it is not a configuration error.
+    failed = judge_run(tmp_path / "failed.jsonl", [None, "fail"])
+    assert gate(str(failed), "--min-mean", "coherence=2") == 1
+    assert "FAIL mean coherence: - >= 2.0 (no item judged)" in capsys.readouterr().out
+
+
+def test_a_rule_that_cannot_fail_at_this_size_says_so_and_fails_when_strict(
+    tmp_path: Path, runs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 5 of 6 good -> none good, every metric down: no test can be significant on 6 items.
+    base_rows = uniform(6, relevance=3, consistency=3, coherence=3, fluency=3)
+    base_rows[5]["consistency"] = 2
+    base = judge_run(tmp_path / "base6.jsonl", base_rows, tag="b")
+    cand = judge_run(tmp_path / "cand6.jsonl", uniform(6, coherence=1, consistency=1), tag="c")
+    args = [str(cand), "--baseline", str(base), "--no-regression"]
+    assert gate(*args) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    coherence = next(line for line in lines if "no regression coherence" in line)
+    assert coherence.startswith("PASS") and "WARNING: cannot fail at n=6" in coherence
+    assert "smallest attainable Holm p is 0.125 >= alpha 0.05" in coherence
+    assert "--max-drop coherence=D" in coherence
+    good = next(line for line in lines if "no regression good rate" in line)
+    assert "-0.833" in good and "with 5 base item(s) rated good" in good
+    assert "cannot fail on this data" in captured.err and "--strict" in captured.err
+    assert gate(*args, "--strict") == 1
+    assert "FAIL no regression coherence" in capsys.readouterr().out
+    assert gate(*args, "--max-drop", "coherence=0.5") == 1
+    assert "FAIL drop coherence: -2.000" in capsys.readouterr().out
+    # 20 items can show a significant fall: no warning there.
+    assert gate(str(runs["worse"]), "--baseline", str(runs["base"]), "--no-regression") == 1
+    assert "cannot fail" not in capsys.readouterr().out
+
+
+def test_max_drop_warns_when_its_interval_is_wider_than_the_margin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = judge_run(tmp_path / "b.jsonl", uniform(6), tag="b")
+    rows = uniform(6)
+    rows[0]["coherence"], rows[1]["coherence"] = 3, 1  # mean unchanged, interval ~1 wide
+    cand = judge_run(tmp_path / "c.jsonl", rows, tag="c")
+    args = [str(cand), "--baseline", str(base), "--max-drop", "coherence=0.2"]
+    assert gate(*args) == 0
+    line = capsys.readouterr().out.splitlines()[0]
+    assert line.startswith("PASS drop coherence: 0.000")
+    assert "wider than the allowed drop 0.2" in line
+    assert gate(*args, "--strict") == 1
+    assert gate(*args, "--on-bound") == 1  # judged by the low end, which is below -0.2
+    assert "WARNING" not in capsys.readouterr().out.split("FAIL drop coherence")[-1].splitlines()[0]

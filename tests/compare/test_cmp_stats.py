@@ -16,6 +16,7 @@ from sumjudge.compare.stats import (
     holm,
     paired_bootstrap,
     sign_test,
+    wilcoxon_min_p,
     wilcoxon_pratt,
     wilson,
 )
@@ -177,3 +178,15 @@ def test_bootstrap_properties(d: list[int], shift: int, seed: int) -> None:
     # One group per item is the item bootstrap.
     groups = [f"g{i}" for i in range(len(d))]
     assert paired_bootstrap(d, groups, n_resamples=300, seed=seed) == (low, high)
+
+
+@pytest.mark.parametrize("n", [1, 4, 6, 25, 26, 40])
+def test_wilcoxon_min_p_is_the_all_one_sign_outcome(n: int) -> None:
+    # Every difference negative (ties included) gives the smallest p the test can give.
+    tied = -np.array([1 + i // 3 for i in range(n)], dtype=float)
+    assert wilcoxon_min_p(n) == pytest.approx(wilcoxon_pratt(tied).p_value, rel=1e-9)
+    if n > 1:  # one difference of the other sign: a larger p
+        mixed = tied.copy()
+        mixed[0] = -mixed[0]
+        assert wilcoxon_pratt(mixed).p_value > wilcoxon_min_p(n)
+    assert wilcoxon_min_p(0) == 1.0

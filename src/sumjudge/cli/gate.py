@@ -28,9 +28,12 @@ EXIT_GATE_FAILED = 1
 _HELP = "exit 1 when a run breaks a quality rule (for CI)"
 _DESCRIPTION = """
 Check a run's results against rules: good and bad rates, metric means, and with
---baseline, no significant regression and a largest drop per metric. Rules come from
-[tool.sumjudge.gate] in ./pyproject.toml or --config (YAML), and flags override them.
-Exit 0 when every rule holds, 1 when one fails, 2 for a configuration or input error."""
+--baseline, no significant regression and a largest drop per metric. Items not judged
+(failed, invalid, not run) count against the rates and fail the run unless
+--max-failed-rate allows them. Rules come from [tool.sumjudge.gate] in ./pyproject.toml
+or --config (YAML), and flags override them. Exit 0 when every rule holds, 1 when one
+fails (or, with --strict, cannot fail at this size), 2 for a configuration or input
+error."""
 
 
 def _fraction(text: str) -> float:
@@ -81,12 +84,25 @@ def add_parser(sub: Any) -> None:
         metavar="METRIC=D",
         help="with --baseline: largest fall of a metric's mean (repeatable)",
     )
+    p.add_argument(
+        "--max-failed-rate",
+        type=_fraction,
+        metavar="R",
+        help="most share of items not judged: failed, invalid or not run (default 0)",
+    )
     p.add_argument("--alpha", type=open_fraction, help="significance level (default 0.05)")
     p.add_argument(
         "--on-bound",
         action="store_const",
         const=True,
         help="judge rates and means by the unfavourable end of their 95%% interval",
+    )
+    p.add_argument(
+        "--strict",
+        action="store_const",
+        const=True,
+        help="fail a rule that cannot fail at this run's size (e.g. --no-regression on a "
+        "handful of items, where no test can be significant)",
     )
     p.add_argument("--n-resamples", type=int_at_least(1), help="bootstrap resamples (2000)")
     p.add_argument("--seed", type=int, help="bootstrap seed (default 0)")
@@ -150,8 +166,8 @@ def run(args: argparse.Namespace) -> int:
         baseline = args.baseline or config.get("baseline")
         if baseline is not None and not Path(str(baseline)).is_file():
             raise ValueError(f"the baseline {baseline} does not exist")
-        for flag in ("min_good_rate", "max_bad_rate", "no_regression", "alpha", "on_bound",
-                     "n_resamples", "seed"):  # fmt: skip
+        for flag in ("min_good_rate", "max_bad_rate", "max_failed_rate", "no_regression",
+                     "alpha", "on_bound", "strict", "n_resamples", "seed"):  # fmt: skip
             value = getattr(args, flag)
             if value is not None:
                 settings[flag] = value
@@ -173,4 +189,8 @@ def run(args: argparse.Namespace) -> int:
         atomic_write_text(args.markdown, report.to_markdown())
     verdict = "every rule holds" if report.passed else "a rule failed"
     eprint(f"sumjudge: gate: {verdict} ({report.n} judged item(s), {report.not_ok} not ok)")
+    if report.inconclusive:
+        names = ", ".join(o.rule for o in report.inconclusive)
+        then = "so they fail (--strict)" if settings.get("strict") else "--strict fails them"
+        eprint(f"sumjudge: gate: warning: cannot fail on this data: {names}; {then}")
     return EXIT_OK if report.passed else EXIT_GATE_FAILED
