@@ -93,18 +93,17 @@ def wilcoxon_pratt(diffs: Sequence[float] | np.ndarray) -> WilcoxonResult:
 def wilcoxon_min_p(n: int) -> float:
     """The smallest two-sided p-value `wilcoxon_pratt` can give for `n` paired differences.
 
-    It is reached when every difference has the same sign: the one sign pattern of the
-    2**n with that rank sum, so 2 / 2**n exactly (ties among the ranks change nothing);
-    above `EXACT_MAX_N`, the normal approximation's p at that rank sum. A test at level
-    alpha can reject at this n only when this is below alpha.
+    Up to `EXACT_MAX_N` it is reached when every difference has the same sign: the one
+    sign pattern of the 2**n with that rank sum, so 2 / 2**n exactly, ties among the ranks
+    or not. Above, the normal approximation's z is the rank sum over the root of the sum
+    of squared ranks, at most sqrt(n) (when every rank is tied), so the bound is the p of
+    that z. A test at level alpha can reject at this n only when this is below alpha.
     """
     if n <= 0:
         return 1.0
     if n <= EXACT_MAX_N:
         return min(1.0, math.ldexp(1.0, 1 - n))
-    mean = n * (n + 1) / 4
-    sd = math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
-    return math.erfc(mean / sd / math.sqrt(2))
+    return math.erfc(math.sqrt(n) / math.sqrt(2))
 
 
 def _exact_p(ranks: np.ndarray, r_plus: float) -> float:
