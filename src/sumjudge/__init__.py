@@ -22,6 +22,7 @@ from .datasets.conversations import load_contact_center_dataset
 from .errors import (
     AuthError,
     ConfigError,
+    ConnectionFailedError,
     DataError,
     MissingCredentialsError,
     MissingDependencyError,
@@ -71,6 +72,7 @@ __all__ = [
     "Capabilities",
     "Comparison",
     "ConfigError",
+    "ConnectionFailedError",
     "ConversationItem",
     "DataError",
     "Judge",

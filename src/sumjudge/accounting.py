@@ -76,7 +76,8 @@ class RunSummary:
     the record says why and after how many attempts), `invalid` (the input row is
     unusable), `not_run` (not started because the run was stopped, e.g. by `max_cost`).
     `stopped` says why a run ended early; `key_refused` is set when the reason is that
-    the judge refused the API key (a configuration error: the CLI exits with 2).
+    the judge refused the API key (a configuration error: the CLI exits with 2), and
+    `unreachable` when the judge's server could not be reached at all (the CLI exits 3).
     """
 
     items: int = 0
@@ -95,6 +96,7 @@ class RunSummary:
     elapsed_s: float = 0.0
     stopped: str | None = None
     key_refused: bool = False
+    unreachable: bool = False
     started: float = field(default_factory=time.perf_counter)
 
     def count(self, status: str) -> None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AuthError",
     "ConfigError",
+    "ConnectionFailedError",
     "DataError",
     "MissingCredentialsError",
     "MissingDependencyError",
@@ -114,6 +115,14 @@ class TransientProviderError(ProviderError):
     """A server error, timeout or dropped connection that may pass (5xx, network)."""
 
     retryable = True
+
+
+class ConnectionFailedError(TransientProviderError):
+    """No answer from the server at all: the connection was refused, unreachable or dropped.
+
+    Retried like any transient fault; but a run whose calls all fail this way (the
+    server is not there) is stopped early (`runner.UNREACHABLE_AFTER`).
+    """
 
 
 class TruncatedResponseError(ProviderError):

@@ -14,7 +14,9 @@ cache, a record or a terminal.
 
 A refused key (401/403) stops the caller: the calls already in flight finish, and every
 later call fails at once without being sent (`JudgeCaller.refused`), so that a run with
-a wrong key sends a handful of requests, not one per item.
+a wrong key sends a handful of requests, not one per item. A server that cannot be
+reached at all stops it the same way (`JudgeCaller.unreachable`, `firstcontact`):
+`UNREACHABLE_AFTER` connection failures in a row, across items, before any answer.
 
 What a call spends is counted on the caller (`CallStats`) and on the item's own
 `ItemLedger`, which the evaluator passes in and gets back with the result. `run_items`
@@ -24,7 +26,6 @@ What a call spends is counted on the caller (`CallStats`) and on the item's own
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
@@ -32,12 +33,14 @@ from typing import TYPE_CHECKING, TypeVar
 from .accounting import CallStats, ItemLedger, RunSummary
 from .errors import (
     AuthError,
+    ConnectionFailedError,
     ParseError,
     ProviderError,
     RateLimitError,
     TransientProviderError,
     TruncatedResponseError,
 )
+from .firstcontact import FirstContact
 from .plan import Judged
 from .protocol import Judge, JudgeRequest, JudgeResponse, Usage
 from .reask import repair_request, roomier_request
@@ -65,9 +68,6 @@ __all__ = [
 ]
 
 T = TypeVar("T")
-
-#: Seconds the other requests wait for the first one's reply before they go anyway.
-PROBE_WAIT = 10.0
 
 
 def _accept(response: JudgeResponse) -> JudgeResponse:
@@ -110,10 +110,9 @@ class JudgeCaller:
         self._rng = random.Random(seed)
         self._inflight: dict[str, asyncio.Future[JudgeResponse]] = {}
         self._refused: str | None = None
-        # The first request goes alone (up to PROBE_WAIT s): if the key is refused, the
-        # run has sent one request instead of one per metric of every item in flight.
-        self._probe: asyncio.Event | None = None
-        self._probed = False
+        # The first request goes alone: if the key is refused or the server is not there,
+        # the run has sent one request instead of one per metric of every item in flight.
+        self._contact = FirstContact()
 
     @property
     def identity(self) -> str:
@@ -219,6 +218,11 @@ class JudgeCaller:
         """Why the judge refused our key (401/403), once it has; later calls are not sent."""
         return self._refused
 
+    @property
+    def unreachable(self) -> str | None:
+        """Why the judge's server is taken for absent, once it is; later calls are not sent."""
+        return self._contact.unreachable
+
     async def _read(
         self,
         request: JudgeRequest,
@@ -295,31 +299,15 @@ class JudgeCaller:
         finally:
             del self._inflight[key]
 
-    async def _admit(self) -> bool:
-        """Wait for the first request's outcome, if it is still on its way; True: be it."""
-        if self._probed:
-            return False
-        if self._probe is None:
-            self._probe = asyncio.Event()
-            return True
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._probe.wait(), PROBE_WAIT)
-        return False
-
-    def _probe_done(self) -> None:
-        self._probed = True
-        if self._probe is not None:
-            self._probe.set()
-
     async def _attempts(
         self, request: JudgeRequest, ledger: ItemLedger | None, limiter: RateLimiter | None
     ) -> JudgeResponse:
-        probe = await self._admit()
+        probe = await self._contact.admit()
         try:
             return await self._send(request, ledger, limiter)
         finally:
             if probe:
-                self._probe_done()
+                self._contact.probe_done()
 
     async def _send(
         self, request: JudgeRequest, ledger: ItemLedger | None, limiter: RateLimiter | None
@@ -329,6 +317,8 @@ class JudgeCaller:
         while True:
             if self._refused is not None:  # a wrong key fails every call: do not send more
                 raise AuthError(f"not sent: {self._refused}")
+            if self._contact.unreachable is not None:  # nor to a server that is not there
+                raise ConnectionFailedError(f"not sent: {self._contact.unreachable}")
             attempt += 1
             ticket = await limiter.acquire(estimate) if limiter is not None else None
             self.stats.attempts += 1
@@ -345,8 +335,10 @@ class JudgeCaller:
             except ProviderError as exc:
                 error = redact_error(exc)
             else:
+                self._contact.seen(None)
                 self._account(response.usage, estimate, ledger, limiter, ticket)
                 return response
+            self._contact.seen(error)
             if isinstance(error, TruncatedResponseError):
                 self._account(error.usage or Usage(), estimate, ledger, limiter, ticket)
             elif isinstance(error, AuthError) and self._refused is None:

@@ -2,8 +2,9 @@
 
 Exit codes: 0 success; 1 an internal error (a bug in sumjudge: one line, the traceback
 with `--debug`); 2 a usage or configuration error (a bad flag value, a missing or
-unreadable file, an output that would overwrite an input); 3 some items failed; 4 the run
-stopped early (`--max-cost`); 130 interrupted (Ctrl-C); 141 the output pipe closed.
+unreadable file, an output that would overwrite an input); 3 some items failed (or were
+not run because the judge's server could not be reached); 4 the run stopped early
+(`--max-cost`); 130 interrupted (Ctrl-C); 141 the output pipe closed.
 
 The flag types (`int_at_least`, `positive_float`, ...) are argparse `type=` functions:
 a bad value is reported by argparse as `argument --flag: must be ...`, exit 2.

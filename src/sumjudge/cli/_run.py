@@ -369,9 +369,25 @@ async def _judge(
     if summary.key_refused:
         eprint(_refused_line(evaluator, summary, args))
         return EXIT_CONFIG  # the key is the user's to fix; --resume continues after
+    if summary.unreachable:
+        eprint(redact(_unreachable_line(summary, args), secrets))
+        return EXIT_ITEM_ERRORS  # items were not judged; --resume judges them later
     if summary.stopped:
         return EXIT_STOPPED
     return EXIT_ITEM_ERRORS if (summary.failed or summary.invalid) else EXIT_OK
+
+
+def _unreachable_line(summary: RunSummary, args: argparse.Namespace) -> str:
+    """What to do after the judge's server could not be reached: the reason, how to go on."""
+    again = (
+        "start it (or fix --base-url) and rerun the same command with --resume"
+        if getattr(args, "output", None)
+        else "start it (or fix --base-url) and rerun (write to -o FILE to be able to --resume)"
+    )
+    return (
+        f"sumjudge: error: the run stopped: {summary.stopped} ({summary.not_run} item(s) "
+        f"not run): {again}"
+    )
 
 
 def _refused_line(evaluator: Any, summary: RunSummary, args: argparse.Namespace) -> str:

@@ -31,6 +31,7 @@ from .execute import ItemRun, Stages, flatten, indexed
 from .options import open_cache
 from .panel import (
     all_refused,
+    all_unreachable,
     build_members,
     member_limiters,
     panel_costs,
@@ -274,8 +275,9 @@ class Evaluator(Generic[ItemT, ResultT]):
         Every item ends as exactly one record (`Record.status`): judged ("ok", or
         "failed" with each failed metric's reason and attempts), invalid input (a bad
         item, or a `DataError` a loader put in its place, becomes a record with `error`),
-        or "not_run" (after `max_cost`, or once the judge refused the API key: the
-        calls in flight finish, no more are sent, `summary.key_refused` is set). Records
+        or "not_run" (after `max_cost`, or once the judge refused the API key or its
+        server proved unreachable: the calls in flight finish, no more are sent,
+        `summary.key_refused` / `summary.unreachable` is set). Records
         carry the input's 0-based `index`.
 
         Args:
@@ -308,6 +310,9 @@ class Evaluator(Generic[ItemT, ResultT]):
             refused = self._refused()
             if refused is not None:  # every later call would be refused too
                 return f"the judge refused the API key: {refused}"
+            unreachable = all_unreachable(self.callers())
+            if unreachable is not None:  # every later call would fail to connect too
+                return f"the judge's server cannot be reached: {unreachable}"
             if max_cost is None:
                 return None
             spent = total_stats(self.callers()).cost_usd - before.cost_usd
@@ -341,7 +346,8 @@ class Evaluator(Generic[ItemT, ResultT]):
         run.absorb(total_stats(self.callers()), before)
         self.last_panel_costs = panel_costs(self.members, befores)
         run.key_refused = self._refused() is not None
-        run.stopped = stop() if run.not_run or run.key_refused else None
+        run.unreachable = all_unreachable(self.callers()) is not None
+        run.stopped = stop() if run.not_run or run.key_refused or run.unreachable else None
 
     async def _record(
         self,

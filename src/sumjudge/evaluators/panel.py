@@ -32,6 +32,7 @@ __all__ = [
     "PanelMember",
     "aggregate_metric",
     "all_refused",
+    "all_unreachable",
     "build_members",
     "member_limiters",
     "panel_costs",
@@ -127,6 +128,14 @@ def all_refused(callers: Sequence[JudgeCaller]) -> str | None:
     if any(r is None for r in refusals):
         return None
     return "; ".join(str(r) for r in refusals)
+
+
+def all_unreachable(callers: Sequence[JudgeCaller]) -> str | None:
+    """Why the judge's server is taken for absent, once every caller's is."""
+    reasons = [c.unreachable for c in callers]
+    if any(r is None for r in reasons):
+        return None
+    return "; ".join(str(r) for r in reasons)
 
 
 def total_stats(callers: Sequence[JudgeCaller]) -> CallStats:

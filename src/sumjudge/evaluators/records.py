@@ -168,24 +168,25 @@ class Record:
 def refused_only(record: Record) -> bool:
     """Whether `record` failed only because nothing was judged for it.
 
-    That is: the judge refused the key, or a batch run did not send its requests
-    (`NotSentError`: max cost, a cancelled job). Such an item is recorded "not_run"
-    instead, like the items not started after the refusal, so that `--resume` runs it
-    once the key is fixed or the budget raised.
+    That is: the judge refused the key, its server could not be reached, or a batch run
+    did not send its requests (`NotSentError`: max cost, a cancelled job). Such an item is
+    recorded "not_run" instead, like the items not started after the stop, so that
+    `--resume` runs it once the key is fixed, the server up or the budget raised. (Only
+    asked once the run has stopped: a connection failure alone does not make it so.)
     """
     failures = record.failures
     return (
         record.status == "failed"
         and bool(failures)
-        and all(
-            "AuthError:" in str(f.get("reason", "")) or NOT_SENT in str(f.get("reason", ""))
-            for f in failures
-        )
+        and all(any(mark in str(f.get("reason", "")) for mark in _UNJUDGED) for f in failures)
     )
 
 
 NOT_SENT = "NotSentError: "
 """How a batch run's unsent request shows in a failure's reason (`batch.answers`)."""
+
+_UNJUDGED = ("AuthError:", "ConnectionFailedError:", NOT_SENT)
+"""The failure reasons of a call that judged nothing (the refusal, no server, not sent)."""
 
 
 def not_sent_reason(record: Record) -> str | None:

@@ -10,6 +10,7 @@ from typing import Any, ClassVar
 
 from ..errors import (
     AuthError,
+    ConnectionFailedError,
     MissingCredentialsError,
     ProviderError,
     RateLimitError,
@@ -167,7 +168,7 @@ def sdk_error(
     if isinstance(exc, sdk.APITimeoutError):
         return TransientProviderError("the request timed out")
     if isinstance(exc, sdk.APIConnectionError):
-        return TransientProviderError(f"connection failed: {exc.__cause__ or exc}")
+        return ConnectionFailedError(f"connection failed: {exc.__cause__ or exc}")
     if isinstance(exc, sdk.APIStatusError):
         return status_error(
             exc.status_code,

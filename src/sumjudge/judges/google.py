@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from ..errors import (
+    ConnectionFailedError,
     MissingDependencyError,
     ProviderError,
     RequestError,
@@ -171,10 +172,12 @@ class GoogleJudge(SDKJudge):
         if httpx2 is not None and isinstance(exc, httpx2.TimeoutException):
             return TransientProviderError("the request timed out")
         if httpx2 is not None and isinstance(exc, httpx2.TransportError):
-            return TransientProviderError(f"connection failed: {exc}")
+            return ConnectionFailedError(f"connection failed: {exc}")
         # With aiohttp installed the SDK uses it for async calls; its errors are not wrapped.
-        if type(exc).__module__.startswith("aiohttp") or isinstance(exc, asyncio.TimeoutError):
+        if isinstance(exc, asyncio.TimeoutError):
             return TransientProviderError(f"connection failed: {type(exc).__name__}: {exc}")
+        if type(exc).__module__.startswith("aiohttp"):
+            return ConnectionFailedError(f"connection failed: {type(exc).__name__}: {exc}")
         if isinstance(exc, gerrors.APIError):
             headers = getattr(getattr(exc, "response", None), "headers", None)
             return status_error(

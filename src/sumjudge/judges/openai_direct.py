@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .._version import __version__
-from ..errors import TransientProviderError
+from ..errors import ConnectionFailedError, TransientProviderError
 
 __all__ = ["DirectChat", "env_proxy", "error_body"]
 
@@ -90,7 +90,7 @@ class DirectChat:
         except asyncio.TimeoutError as exc:
             raise TransientProviderError("the request timed out") from exc
         except (aiohttp.ClientError, OSError) as exc:
-            raise TransientProviderError(f"connection failed: {exc}") from exc
+            raise ConnectionFailedError(f"connection failed: {exc}") from exc
 
     async def aclose(self) -> None:
         """Close the session, if one was opened on the running loop."""
