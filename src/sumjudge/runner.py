@@ -41,6 +41,7 @@ from .errors import (
     TruncatedResponseError,
 )
 from .firstcontact import FirstContact
+from .loopguard import LoopGuard
 from .plan import Judged
 from .protocol import Judge, JudgeRequest, JudgeResponse, Usage
 from .reask import repair_request, roomier_request
@@ -113,6 +114,8 @@ class JudgeCaller:
         # The first request goes alone: if the key is refused or the server is not there,
         # the run has sent one request instead of one per metric of every item in flight.
         self._contact = FirstContact()
+        # Connections opened on a loop are closed when it ends, closed or not by the owner.
+        self.loop_guard = LoopGuard(judge.aclose)
 
     @property
     def identity(self) -> str:
@@ -321,6 +324,7 @@ class JudgeCaller:
                 raise ConnectionFailedError(f"not sent: {self._contact.unreachable}")
             attempt += 1
             ticket = await limiter.acquire(estimate) if limiter is not None else None
+            self.loop_guard.arm()
             self.stats.attempts += 1
             if ledger is not None:
                 ledger.attempts += 1

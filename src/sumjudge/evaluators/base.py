@@ -391,6 +391,8 @@ class Evaluator(Generic[ItemT, ResultT]):
     # -- lifecycle ----------------------------------------------------------------------------
     async def aclose(self) -> None:
         """Release the judge's connections and close a cache the evaluator opened."""
+        for caller in self.callers():
+            await caller.loop_guard.disarm()
         for judge in [m.judge for m in self.members] or [self.judge]:
             await judge.aclose()
         if self.cache is not None and self._owns_cache:
