@@ -598,3 +598,49 @@ def test_markdown_summary_intact(
 def test_markdown_source_is_not_a_transcript() -> None:
     for text in (MARKDOWN, "[link](https://example.com) notes", "1. first\n2. second", "[1, 2, 3]"):
         assert normalize_source(text) is text
+
+
+# --- damaged Parquet files ---------------------------------------------------------------------
+
+
+def _parquet(path: Path, rows: list[dict[str, Any]], group: int) -> Path:
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    table = pa.Table.from_pylist(rows)
+    pq.write_table(table, path, row_group_size=group, compression="NONE", use_dictionary=False)
+    return path
+
+
+@pytest.mark.parametrize("damage", ["not parquet", "cut short"])
+def test_a_parquet_file_that_cannot_be_read_is_one_line_exit_2(
+    damage: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "in.parquet"
+    if damage == "not parquet":
+        path.write_bytes(b"id,input,summary\nr0,some text,text\n")
+    else:
+        data = _parquet(path, _rows(4), 2).read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+    run = _evaluate(path, tmp_path, capsys)
+    assert run.code == 2 and run.records == []
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and f"{path} is not a readable Parquet file" in lines[0]
+    assert "internal error" not in lines[0]
+
+
+def test_a_damaged_parquet_row_group_loses_only_its_own_rows(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pq = pytest.importorskip("pyarrow.parquet")
+    path = _parquet(tmp_path / "in.parquet", _rows(6), 2)
+    column = pq.ParquetFile(path).metadata.row_group(1).column(1)  # the middle group's input
+    data = bytearray(path.read_bytes())
+    start = column.data_page_offset
+    data[start : start + column.total_compressed_size] = b"\xff" * column.total_compressed_size
+    path.write_bytes(bytes(data))
+    run = _evaluate(path, tmp_path, capsys)
+    assert run.code == 3  # some rows invalid
+    assert run.ok_ids == ["r0", "r1", "r4", "r5"]
+    bad = run.invalid()
+    assert [r["index"] for r in bad] == [2, 3]
+    assert "row group 1 of" in bad[0]["error"]["message"] and "is damaged" in run.err

@@ -606,3 +606,23 @@ def test_ctrl_c_on_a_new_output_reports_the_count(tmp_path: Path) -> None:
     )
     assert "Traceback" not in err
     assert digest(src) == src_hash
+
+
+@pytest.mark.parametrize(
+    ("argv", "flag"),
+    [
+        (["evaluate", "{src}", "--model", ""], "--model"),
+        (["evaluate", "{src}", "--model", " "], "--model"),
+        (["evaluate", "{src}", "--metrics", ""], "--metrics"),
+        (["autoeval", "{src}", "--metrics", " , "], "--metrics"),
+        (["meta-eval", "{src}", "--model", ""], "--model"),
+        (["meta-eval", "{src}", "--metrics", ""], "--metrics"),
+        (["compare", "{src}", "{src}", "--metrics", ""], "--metrics"),
+    ],
+)
+def test_an_empty_model_or_metric_list_is_refused(
+    argv: list[str], flag: str, src: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, err = run([a.format(src=src) for a in argv], capsys)
+    assert code == 2  # not the defaults, silently
+    one_line(err, f"argument {flag}: must")

@@ -32,6 +32,8 @@ __all__ = [
     "choose_model",
     "eprint",
     "int_at_least",
+    "name_list",
+    "non_empty",
     "non_negative_float",
     "open_fraction",
     "positive_float",
@@ -93,6 +95,22 @@ def int_at_least(minimum: int) -> Callable[[str], int]:
 
     parse.__name__ = f"whole number >= {minimum}"
     return parse
+
+
+def non_empty(text: str) -> str:
+    """An argparse type: a value that is not empty (`--model ''` is a mistake, not a default)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"must not be empty (got {text!r})")
+    return text.strip()
+
+
+def name_list(text: str) -> str:
+    """An argparse type: comma-separated metric names, at least one (`--metrics ''` is wrong)."""
+    if not any(name.strip() for name in text.split(",")):
+        raise argparse.ArgumentTypeError(
+            f"must name at least one metric, comma-separated (got {text!r})"
+        )
+    return text
 
 
 def positive_float(text: str) -> float:

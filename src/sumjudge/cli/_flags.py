@@ -21,7 +21,7 @@ from ..cache import default_cache_dir
 from ..errors import ConfigError
 from ..metrics._base import _LANGUAGES
 from ._batch import add_batch_arguments, cache_from_args, price_from_args, retry_policy_from_args
-from ._common import _KEYED_DEFAULTS, choose_model, eprint, positive_float
+from ._common import _KEYED_DEFAULTS, choose_model, eprint, name_list, non_empty, positive_float
 
 __all__ = [
     "FORMATS",
@@ -85,11 +85,12 @@ def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: s
     p.add_argument(
         "--model",
         action="append",
+        type=non_empty,
         help=_model_help() + "; give it more than once for a judge panel (evaluate)",
     )
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
     add_http_client_argument(p)
-    p.add_argument("--metrics", help=f"comma-separated subset of {metrics}")
+    p.add_argument("--metrics", type=name_list, help=f"comma-separated subset of {metrics}")
     codes = ", ".join(sorted(_LANGUAGES))
     p.add_argument("--language", help=f"{language}; a code ({codes}) or a language name")
     p.add_argument(

@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from ._common import EXIT_CONFIG, EXIT_OK, eprint, int_at_least, open_fraction
+from ._common import EXIT_CONFIG, EXIT_OK, eprint, int_at_least, name_list, open_fraction
 from ._safety import CommandPaths, atomic_write_text
 
 __all__ = ["add_parser", "compare_paths", "run"]
@@ -34,7 +34,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("-o", "--output", help="write the comparison JSON here")
     p.add_argument("--markdown", metavar="PATH", help="write the comparison as Markdown")
     p.add_argument("--report", metavar="HTML", help="write the comparison as an HTML page")
-    p.add_argument("--metrics", help="comma-separated metrics to compare (default: all shared)")
+    p.add_argument(
+        "--metrics", type=name_list, help="comma-separated metrics to compare (default: all shared)"
+    )
     p.add_argument(
         "--alpha", type=open_fraction, default=0.05, help="significance level (default 0.05)"
     )

@@ -21,6 +21,8 @@ from ._common import (
     choose_model,
     eprint,
     int_at_least,
+    name_list,
+    non_empty,
     open_fraction,
     positive_float,
 )
@@ -43,10 +45,14 @@ def add_parser(sub: Any) -> None:
     """Add the `meta-eval` subcommand and its flags to the subparsers `sub`."""
     p = sub.add_parser("meta-eval", help=_HELP, description=_DESCRIPTION)
     p.add_argument("file", help="JSONL of human-judged rows (e.g. the dev set)")
-    p.add_argument("--model", help="provider/model or 'local' (default: see docs)")
+    p.add_argument("--model", type=non_empty, help="provider/model or 'local' (default: see docs)")
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
     add_http_client_argument(p)
-    p.add_argument("--metrics", help=f"comma-separated subset of {','.join(SUMMARY_METRICS)}")
+    p.add_argument(
+        "--metrics",
+        type=name_list,
+        help=f"comma-separated subset of {','.join(SUMMARY_METRICS)}",
+    )
     p.add_argument(
         "--dataset",
         action="append",

@@ -294,16 +294,37 @@ def parquet_module() -> Any:
 
 
 def _parquet_rows(p: Path) -> Rows:
-    pf = parquet_module().ParquetFile(p)
+    import pyarrow as pa
+
+    try:
+        pf = parquet_module().ParquetFile(p)
+        columns = list(pf.schema_arrow.names)
+    except pa.ArrowException as exc:  # not Parquet, cut short, a bad footer: bad input
+        raise DataError(f"{p} is not a readable Parquet file: {_first_line(exc)}") from None
 
     def rows() -> Iterator[Raw]:
         n = 0
-        for batch in pf.iter_batches(batch_size=1024):
-            for record in batch.to_pylist():
-                n += 1
-                yield Raw(n, record)
+        # Row group by row group: a damaged one makes its own rows invalid (one error
+        # each, so every later row keeps its index), and the next groups are still read.
+        for group in range(pf.num_row_groups):
+            size = pf.metadata.row_group(group).num_rows
+            done = 0
+            try:
+                for batch in pf.iter_batches(batch_size=1024, row_groups=[group]):
+                    for record in batch.to_pylist():
+                        n, done = n + 1, done + 1
+                        yield Raw(n, record)
+            except (pa.ArrowException, OSError) as exc:
+                reason = f"row group {group} of {p} is damaged: {_first_line(exc)}"
+                for _ in range(size - done):
+                    n += 1
+                    yield Raw(n, None, DataError(reason, item=n - 1))
 
-    return Rows(p, list(pf.schema_arrow.names), rows())
+    return Rows(p, columns, rows())
+
+
+def _first_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
 
 
 def count_rows(path: str | Path, *, encoding: str | None = None) -> int | None:
@@ -318,7 +339,7 @@ def count_rows(path: str | Path, *, encoding: str | None = None) -> int | None:
             return sum(1 for _ in open_rows(p, encoding))
         if suffix == ".parquet":
             return int(parquet_module().ParquetFile(p).metadata.num_rows)
-    except (OSError, csv.Error, UnicodeError, DataError):
+    except (OSError, ValueError, csv.Error, UnicodeError, DataError):  # ArrowInvalid too
         return None
     return None
 
