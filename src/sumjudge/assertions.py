@@ -71,6 +71,7 @@ class _Loop:
         self.thread.start()
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        __tracebackhide__ = True  # pytest: a failing test shows the user's line
         future: Future[T] = asyncio.run_coroutine_threadsafe(coro, self.loop)
         return future.result()
 
@@ -103,6 +104,7 @@ class SummarySession:
         self, model: str | None = None, metrics: Sequence[str] | None = None
     ) -> SummarizationEvaluator:
         """The session's evaluator for `model` and `metrics` (made once, then reused)."""
+        __tracebackhide__ = True
         name = model or self.model or default_model()
         key = (name, None if metrics is None else tuple(metrics))
         with self._lock:
@@ -121,6 +123,7 @@ class SummarySession:
         metrics: Sequence[str] | None = None,
     ) -> SummaryResult:
         """Judge one summary on the session's loop and return the typed result."""
+        __tracebackhide__ = True
         evaluator = self.evaluator(model, metrics)
         with self._lock:
             if self._loop is None:
@@ -200,6 +203,9 @@ def assert_summary(
             each metric's score, its threshold and the judge's explanation.
         ValueError: an unknown `min_rating`, or `min_scores` for a metric not judged.
     """
+    # pytest leaves this frame (and those of the helpers it calls) out of a failure's
+    # traceback: the user sees their own call and the message, not our source.
+    __tracebackhide__ = True
     if min_rating not in _RANK:
         raise ValueError(f"min_rating must be good, incomplete or bad (got {min_rating!r})")
     session = current_session()

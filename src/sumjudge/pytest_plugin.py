@@ -72,6 +72,7 @@ class SessionJudge:
 
         The summary joins the session's table and report, without a pass or fail.
         """
+        __tracebackhide__ = True
         result = self.session.judge(source, summary, **kw)
         self.session.record(source, summary, result, model=kw.get("model"), passed=None)
         return result

@@ -106,6 +106,24 @@ def test_plugin_passes_faithful_and_fails_invented(
     assert records[1]["summary"]["consistency"]["score"] == 1
 
 
+def test_a_failure_shows_the_users_line_and_the_scores_not_our_source(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = _run(pytester, monkeypatch, "--sumjudge-model", "local-lexical", "-k", "invented")
+    result.assert_outcomes(failed=1, deselected=2)
+    out = result.stdout.lines
+    start = next(i for i, line in enumerate(out) if "_ test_invented _" in line)
+    end = next(i for i, line in enumerate(out) if i > start and line.startswith(("=", "_")))
+    failure = out[start + 1 : end]
+    text = "\n".join(failure)
+    # The user's call, the verdict and the metric's score: a short block, none of ours.
+    assert "assert_summary(SOURCE," in text
+    assert "summary judged bad by local-lexical" in text
+    assert "LOW consistency: 1 (needs >= 3)" in text
+    assert "assertions.py" not in text and "failures.append" not in text
+    assert len(failure) <= 12, text
+
+
 def test_ini_keys_and_html_report(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
