@@ -379,11 +379,8 @@ async def _judge(
 
 def _unreachable_line(summary: RunSummary, args: argparse.Namespace) -> str:
     """What to do after the judge's server could not be reached: the reason, how to go on."""
-    again = (
-        "start it (or fix --base-url) and rerun the same command with --resume"
-        if getattr(args, "output", None)
-        else "start it (or fix --base-url) and rerun (write to -o FILE to be able to --resume)"
-    )
+    resume = "the same command with --resume" if getattr(args, "output", None) else "it"
+    again = f"start it (or fix --base-url) and rerun {resume}"
     return (
         f"sumjudge: error: the run stopped: {summary.stopped} ({summary.not_run} item(s) "
         f"not run): {again}"

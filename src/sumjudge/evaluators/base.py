@@ -33,6 +33,7 @@ from .panel import (
     all_refused,
     all_unreachable,
     build_members,
+    halted,
     member_limiters,
     panel_costs,
     panel_execute,
@@ -202,9 +203,6 @@ class Evaluator(Generic[ItemT, ResultT]):
         """The callers that send this evaluator's requests (one per panel member)."""
         return [m.caller for m in self.members] or [self.caller]
 
-    def _refused(self) -> str | None:  # a panel stops once every member refused
-        return all_refused(self.callers())
-
     # -- one item -----------------------------------------------------------------------------
     async def _judge(self, item: ItemT, run: ItemRun) -> tuple[ResultT, dict[str, Any] | None]:
         # The plan before any call: what does not depend on earlier calls (all of it for
@@ -275,10 +273,9 @@ class Evaluator(Generic[ItemT, ResultT]):
         Every item ends as exactly one record (`Record.status`): judged ("ok", or
         "failed" with each failed metric's reason and attempts), invalid input (a bad
         item, or a `DataError` a loader put in its place, becomes a record with `error`),
-        or "not_run" (after `max_cost`, or once the judge refused the API key or its
-        server proved unreachable: the calls in flight finish, no more are sent,
-        `summary.key_refused` / `summary.unreachable` is set). Records
-        carry the input's 0-based `index`.
+        or "not_run" (after `max_cost`, a refused key or a server that is not there: calls
+        in flight finish, no more are sent; `summary.key_refused` / `.unreachable`).
+        Records carry the input's 0-based `index`.
 
         Args:
             items: the inputs, pulled lazily (so a file of any size streams through).
@@ -307,14 +304,9 @@ class Evaluator(Generic[ItemT, ResultT]):
         meta_base = self.meta_base()
 
         def stop() -> str | None:
-            refused = self._refused()
-            if refused is not None:  # every later call would be refused too
-                return f"the judge refused the API key: {refused}"
-            unreachable = all_unreachable(self.callers())
-            if unreachable is not None:  # every later call would fail to connect too
-                return f"the judge's server cannot be reached: {unreachable}"
-            if max_cost is None:
-                return None
+            why = halted(self.callers())
+            if why is not None or max_cost is None:
+                return why
             spent = total_stats(self.callers()).cost_usd - before.cost_usd
             if spent >= max_cost:
                 return f"max cost ${max_cost:g} reached (${spent:.4f} spent)"
@@ -345,7 +337,7 @@ class Evaluator(Generic[ItemT, ResultT]):
             yield record
         run.absorb(total_stats(self.callers()), before)
         self.last_panel_costs = panel_costs(self.members, befores)
-        run.key_refused = self._refused() is not None
+        run.key_refused = all_refused(self.callers()) is not None  # a panel: every member
         run.unreachable = all_unreachable(self.callers()) is not None
         run.stopped = stop() if run.not_run or run.key_refused or run.unreachable else None
 

@@ -34,6 +34,7 @@ __all__ = [
     "all_refused",
     "all_unreachable",
     "build_members",
+    "halted",
     "member_limiters",
     "panel_costs",
     "panel_estimate",
@@ -136,6 +137,17 @@ def all_unreachable(callers: Sequence[JudgeCaller]) -> str | None:
     if any(r is None for r in reasons):
         return None
     return "; ".join(str(r) for r in reasons)
+
+
+def halted(callers: Sequence[JudgeCaller]) -> str | None:
+    """Why no caller sends anything more (a refused key, a server not there), once so."""
+    refused = all_refused(callers)
+    if refused is not None:  # every later call would be refused too
+        return f"the judge refused the API key: {refused}"
+    unreachable = all_unreachable(callers)
+    if unreachable is not None:  # every later call would fail to connect too
+        return f"the judge's server cannot be reached: {unreachable}"
+    return None
 
 
 def total_stats(callers: Sequence[JudgeCaller]) -> CallStats:
