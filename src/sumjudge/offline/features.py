@@ -13,6 +13,7 @@ from .embed import Embedder, FloatArray
 from .entities import new_dates, new_names
 from .mentions import listed_twice
 from .numbers import new_numbers
+from .pairs import inversions, repetition
 from .problems import broken_reason, clause_min, unmatched_negation
 from .records import Analysis, SentenceInfo, SourceInfo
 from .shape import shape_features
@@ -263,14 +264,8 @@ def _lexical_features(
     nov2 = sum(1 for g in bg if g not in info.bigrams) / max(1, len(bg))
     nov3 = sum(1 for g in tg if g not in info.trigrams) / max(1, len(tg))
     rep3 = 1.0 - len(set(tg)) / max(1, len(tg))
-    repeated: list[tuple[str, str]] = []
-    rep_sent = 0.0
-    for i in range(len(sents)):
-        for j in range(i + 1, len(sents)):
-            jac = _jaccard(sent_content[i], sent_content[j])
-            rep_sent = max(rep_sent, jac)
-            if jac >= 0.6:
-                repeated.append((sents[i], sents[j]))
+    rep_sent, rep_pairs = repetition(sent_content)  # (bounded on a very long summary)
+    repeated = [(sents[i], sents[j]) for i, j in rep_pairs]
     lsups = [si.lex_support for si in infos]
     summary_words = set(stoks)
     summary_content = {w for c in sent_content for w in c}
@@ -287,12 +282,6 @@ def _lexical_features(
     ) / max(1, len(lead))
     ws = words(summary)
     positions = [info.windows[si.best_window][0] for si in infos]
-    inversions = sum(
-        1
-        for i in range(len(positions))
-        for j in range(i + 1, len(positions))
-        if positions[j] < positions[i]
-    )
     pairs = len(positions) * (len(positions) - 1) / 2
     steps = list(itertools.pairwise(positions))
     adj = [_jaccard(sent_content[i], sent_content[i + 1]) for i in range(len(sents) - 1)]
@@ -335,7 +324,7 @@ def _lexical_features(
         "dup_word": float(len(doubled)),
         "pron_start": 1.0 if ws[:1] and ws[0] in _PRONOUNS else 0.0,
         "adj_overlap": float(np.mean(adj)) if adj else 0.0,
-        "order": inversions / pairs if pairs else 0.0,
+        "order": inversions(positions) / pairs if pairs else 0.0,
         "jump_back": sum(1 for p, q in steps if q < p) / len(steps) if steps else 0.0,
         "avg_sent_len": len(ws) / len(sents),
     }
