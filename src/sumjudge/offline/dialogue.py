@@ -213,16 +213,20 @@ def _replace(sent: str, swap: dict[Person, Person]) -> str:
 
 
 def swap_check(
-    infos: list[SentenceInfo], sims: FloatArray, info: SourceInfo, embedder: Embedder | None
+    infos: list[SentenceInfo],
+    sims: FloatArray,
+    info: SourceInfo,
+    embedder: Embedder | None,
+    windows: FloatArray,
 ) -> None:
     """Set each sentence's `swap_margin`: how much better it fits than with people exchanged.
 
     This is role contrast for dialogues: does the source (pronouns resolved to speaker
     names) fit the sentence better with the people exchanged? `sims` are the cosines of the
-    sentences as `with_names` writes them. e5 barely moves when names
-    swap, but the sign of the small difference is informative.
+    sentences as `with_names` writes them to the source windows of vectors `windows`. e5
+    barely moves when names swap, but the sign of the small difference is informative.
     """
-    if embedder is None or info.emb_windows is None:
+    if embedder is None:
         return
     persons = people(info.units)
     named = with_names([si.text for si in infos], persons)
@@ -236,7 +240,7 @@ def swap_check(
     flat = own + [v for vs in variants for v in vs]
     if not flat:
         return
-    alt = embedder.embed(flat) @ info.emb_windows.T
+    alt = embedder.embed(flat) @ windows.T
     k, o = len(own), 0
     for i, (si, vs) in enumerate(zip(infos, variants, strict=True)):
         if not vs:

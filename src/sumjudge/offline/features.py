@@ -8,9 +8,10 @@ import math
 import numpy as np
 
 from .closeness import closeness_features
-from .dialogue import people, swap_check, with_names
+from .dialogue import swap_check
 from .embed import Embedder, FloatArray
 from .entities import new_dates, new_names
+from .focus import IntArray, Progress, SummaryVectors, summary_vectors
 from .mentions import listed_twice
 from .numbers import new_numbers
 from .pairs import inversions, repetition
@@ -122,13 +123,18 @@ def _fragments(summ: list[str], info: SourceInfo, pos: PairStarts) -> list[int]:
 
 
 def _sentence(
-    s: str, c: set[str], info: SourceInfo, sims: FloatArray | None, part: float | None
+    s: str,
+    c: set[str],
+    info: SourceInfo,
+    sims: FloatArray | None,
+    part: float | None,
+    cols: IntArray | None = None,
 ) -> SentenceInfo:
     """Support and evidence of one summary sentence.
 
-    `c` holds the sentence's content words, `sims` its cosines to the source windows (None
-    without embeddings) and `part` its best cosine to a single sentence of a long turn (None
-    when there is none).
+    `c` holds the sentence's content words, `sims` its cosines to the source windows `cols`
+    (every window when None; `sims` None without embeddings) and `part` its best cosine to a
+    single sentence of a long turn (None when there is none).
     """
     lex = info.support.counts(c) / max(1, len(c))
     # prefer small windows on ties
@@ -137,7 +143,10 @@ def _sentence(
     if sims is not None:
         cos = sims.astype(np.float64)
         e = np.clip((cos - COS_LO) / (COS_HI - COS_LO), 0.0, 1.0)
-        best = int(np.argmax(0.5 * lex_adj + 0.5 * e))
+        if cols is None:
+            best = int(np.argmax(0.5 * lex_adj + 0.5 * e))
+        else:  # a long source: the windows compared (`focus.py`)
+            best = int(cols[np.argmax(0.5 * lex_adj[cols] + 0.5 * e)])
         esup = float(e.max())
         if part is not None:
             esup = max(esup, float(np.clip((part - COS_LO) / (COS_HI - COS_LO), 0.0, 1.0)))
@@ -159,7 +168,11 @@ def _sentence(
 
 
 def analyse(
-    info: SourceInfo, summary: str, embedder: Embedder | None, use_embeddings: bool
+    info: SourceInfo,
+    summary: str,
+    embedder: Embedder | None,
+    use_embeddings: bool,
+    progress: Progress | None = None,
 ) -> Analysis:
     """Analyse a summary against its analysed source.
 
@@ -168,6 +181,8 @@ def analyse(
         summary: The summary (markdown allowed).
         embedder: The embedder `info` was analysed with, if any.
         use_embeddings: Whether to compute the embedding features.
+        progress: Called with (passages embedded, passages) while the passages of a long
+            source this summary needs are embedded.
 
     Returns:
         Per-sentence support and evidence, and the features the calibrated models score.
@@ -177,17 +192,15 @@ def analyse(
     summary = strip_markup(summary)
     sents = [s for s, _, _ in sentences(summary)] or [summary.strip() or "."]
     sent_content = [set(content(s)) for s in sents]
-    emb_s: FloatArray | None = None
-    sims: FloatArray | None = None
-    if use_embeddings and embedder is not None and info.emb_windows is not None:
-        # in calls "the agent" is embedded as the agent's name, as the turns are
-        emb_s = embedder.embed(with_names(sents, people(info.units)) if info.dialogue else sents)
-        sims = emb_s @ info.emb_windows.T
-    parts: list[float | None] = [None] * len(sents)
-    if emb_s is not None and info.emb_parts is not None:
-        parts = [float(v) for v in (emb_s @ info.emb_parts.T).max(axis=1)]
+    vecs = None
+    if use_embeddings and embedder is not None:
+        vecs = summary_vectors(info, sents, sent_content, embedder, progress)
+    # a very long summary has some of its sentences embedded (`focus.MAX_SENTENCES`)
+    row = {k: r for r, k in enumerate(vecs.rows)} if vecs is not None else {}
     infos = [
-        _sentence(s, c, info, None if sims is None else sims[k], parts[k])
+        _sentence(s, c, info, None, None)
+        if vecs is None or k not in row
+        else _sentence(s, c, info, vecs.sims[row[k]], vecs.parts[row[k]], vecs.cols)
         for k, (s, c) in enumerate(zip(sents, sent_content, strict=True))
     ]
     extractive = all(fold(s) in info.folded for s in sents)
@@ -198,18 +211,19 @@ def analyse(
         info, summary, sents, sent_content, infos
     )
     feats.update(shape_features(sents))
-    if emb_s is not None and info.emb_units is not None and sims is not None:
-        feats.update(_embedding_features(info, emb_s, info.emb_units, infos, top))
-        feats.update(closeness_features(sims, parts))
+    embedded = [infos[k] for k in vecs.rows] if vecs is not None else []
+    if vecs is not None:
+        feats.update(_embedding_features(info, vecs, embedded, top))
+        feats.update(closeness_features(vecs.sims, vecs.parts))
     chat = len(info.speakers) <= SWAP_MAX_SPEAKERS
-    if sims is not None and info.dialogue and info.emb_windows is not None and chat:
-        swap_check(infos, sims, info, embedder)
+    if vecs is not None and info.dialogue and chat:
+        swap_check(embedded, vecs.sims, info, embedder, vecs.windows)
         margins = [si.swap_margin for si in infos if si.swap_margin is not None]
         feats["swap_margin"] = float(np.mean(margins)) if margins else 0.0
         # the worst sentence: one swapped pair of people is the error, however many
         # sentences around it are right
         feats["swap_min"] = min(margins) if margins else 0.0
-    elif sims is not None and not info.dialogue:
+    elif vecs is not None and not info.dialogue:
         feats["swap_margin"] = 0.0
         feats["swap_min"] = 0.0
     omitted: list[str] = []
@@ -218,10 +232,8 @@ def analyse(
         if cv >= 0.25 or not _omission_worthy(info, i, summary_content):
             continue
         # lexically absent but paraphrased: not an omission
-        paraphrased = (
-            emb_s is not None
-            and info.emb_units is not None
-            and (float((emb_s @ info.emb_units[i]).max()) > COS_HI - 0.02)
+        paraphrased = vecs is not None and any(
+            float((vecs.emb @ vecs.units[r]).max()) > COS_HI - 0.02 for r in vecs.unit_rows([i])
         )
         if paraphrased:
             continue
@@ -335,18 +347,18 @@ def _lexical_features(
 
 
 def _embedding_features(
-    info: SourceInfo,
-    emb_s: FloatArray,
-    emb_units: FloatArray,
-    infos: list[SentenceInfo],
-    top: list[int],
+    info: SourceInfo, vecs: SummaryVectors, infos: list[SentenceInfo], top: list[int]
 ) -> dict[str, float]:
-    """Summary-level features from the embeddings of the sentences and the source units."""
+    """Summary-level features from the embeddings of the sentences and the source units.
+
+    `infos` are the sentences embedded; on a long source the units are its sample.
+    """
+    emb_s, emb_units = vecs.emb, vecs.units
     feats: dict[str, float] = {}
     esups = [si.emb_support or 0.0 for si in infos]
     feats["esup_mean"] = float(np.mean(esups))
     feats["esup_min"] = float(np.min(esups))
-    cover = emb_s @ emb_units[top].T
+    cover = emb_s @ emb_units[vecs.unit_rows(top)].T
     feats["ecov"] = float(np.mean(cover.max(axis=0)))
     cen_s = emb_s.mean(axis=0)
     cen_d = emb_units.mean(axis=0)

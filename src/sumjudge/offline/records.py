@@ -6,6 +6,9 @@ import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
 
+import numpy as np
+import numpy.typing as npt
+
 from .embed import FloatArray
 from .splice import Joints
 from .support import WindowSupport
@@ -48,6 +51,9 @@ class SourceInfo:
     raw: str = ""  # the source as given, before `sumjudge.transcripts` normalised it
     emb_windows: FloatArray | None = None
     emb_units: FloatArray | None = None
+    # a long source embeds a sample of its units (`focus.py`): their indices, in order of
+    # the rows of `emb_units` and `emb_weights`; None when every unit is embedded
+    emb_unit_ids: npt.NDArray[np.intp] | None = None
     emb_weights: FloatArray | None = None  # importance of each unit for wcov, sums to 1
     # the single sentences of multi-sentence dialogue turns (a summary point often restates
     # one sentence of a long turn: "Tom tells the department heads" in a read-back)

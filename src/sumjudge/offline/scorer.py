@@ -107,7 +107,7 @@ class OfflineScorer:
         """Full analysis (features, per-sentence support, evidence) of one pair."""
         info = self._source(source)
         with collector_paused():
-            return analyse(info, summary, self._embedder, self.use_embeddings)
+            return analyse(info, summary, self._embedder, self.use_embeddings, self._progress)
 
     # -- public API ---------------------------------------------------------------------------
     def score(

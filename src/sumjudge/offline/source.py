@@ -17,10 +17,11 @@ from ..transcripts import normalize_source
 from .dialogue import source_units
 from .embed import Embedder, FloatArray
 from .entities import name_parts
+from .focus import IntArray, embed_texts, is_long, sample_units, turn_sentences
 from .lexicon import NEGATIONS, NEGATIVE_MEANING
 from .numbers import numbers
 from .records import SourceInfo, Unit
-from .text import content_of, date_word, sentences, stem, words
+from .text import content_of, date_word, stem, words
 
 MAX_WINDOW = 3
 # Units embedded per call when progress is reported.
@@ -133,7 +134,18 @@ def _analyse_text(text: str) -> SourceInfo:
 
 
 def _embed_source(info: SourceInfo, embedder: Embedder, progress: Progress | None) -> None:
-    """Embed the units, windows and (for dialogues) the sentences of long turns."""
+    """Embed the units, windows and (for dialogues) the sentences of long turns.
+
+    A long source (`focus.is_long`) has only a sample of its units embedded here; the
+    passages each summary needs are embedded with it (`focus.summary_vectors`).
+    """
+    if is_long(info.units):
+        ids = sample_units(info.importance)
+        texts = [info.units[i].resolved for i in ids]
+        info.emb_units = embed_texts(embedder, texts, progress)
+        info.emb_unit_ids = ids
+        info.emb_weights = _embedding_importance(info.emb_units, info.dialogue, ids)
+        return
     emb = _embed_units(embedder, [u.resolved for u in info.units], progress)
     info.emb_units = emb
     win = np.stack([emb[a:b].mean(axis=0) for a, b in info.windows])
@@ -143,20 +155,6 @@ def _embed_source(info: SourceInfo, embedder: Embedder, progress: Progress | Non
     parts = turn_sentences(info.units) if info.dialogue else []
     if parts:
         info.emb_parts = _embed_units(embedder, parts, progress)
-
-
-def turn_sentences(units: list[Unit]) -> list[str]:
-    """The sentences of the dialogue turns that have more than one, each as "Speaker: text".
-
-    The text is the resolved one ("I" and "you" as names), like the turns' own.
-    """
-    out: list[str] = []
-    for u in units:
-        body = u.resolved[len(u.speaker) + 2 :] if u.speaker else u.resolved
-        pieces = [s for s, _, _ in sentences(body)]
-        if len(pieces) > 1:
-            out += [f"{u.speaker}: {p}" for p in pieces]
-    return out
 
 
 class SourceCache:
@@ -302,18 +300,22 @@ def _keywords(body_terms: list[list[str]]) -> list[tuple[str, int]]:
     return counts.most_common(KEYWORDS)
 
 
-def _embedding_importance(emb: FloatArray, dialogue: bool) -> FloatArray:
+def _embedding_importance(
+    emb: FloatArray, dialogue: bool, positions: IntArray | None = None
+) -> FloatArray:
     """Weights of source units for coverage, softmax-normalised.
 
     The weight is semantic centrality (mean cosine to the other units, standardised) plus,
-    for prose, a lead prior.
+    for prose, a lead prior. `positions` are the units' places in the source when `emb`
+    holds a sample of them (a long source), else `emb` holds every unit in order.
     """
     n = len(emb)
     # mean cosine to the other units, from the sum of the unit vectors: linear in n
     cent = (emb @ emb.sum(axis=0) - 1.0) / max(1, n - 1)
     score = (cent - cent.mean()) / (cent.std() + 1e-9)
     if not dialogue:
-        score = score + 1.0 / (1.0 + np.arange(n) / 3.0)
+        place = np.arange(n) if positions is None else positions
+        score = score + 1.0 / (1.0 + place / 3.0)
     w = np.exp(1.5 * (score - score.max()))
     weights: FloatArray = (w / w.sum()).astype(np.float32)
     return weights
