@@ -7,11 +7,13 @@ what is embedded and compared, not the model.
 from __future__ import annotations
 
 import hashlib
+import io
 import random
 
 import numpy as np
 import pytest
 
+from sumjudge.judges.offline import StderrProgress
 from sumjudge.offline import focus, pairs
 from sumjudge.offline.embed import Embedder, FloatArray
 from sumjudge.offline.features import analyse
@@ -93,3 +95,16 @@ def test_a_very_long_summary_has_a_bounded_number_of_sentences_embedded(
     assert len(embedder.asked) == 4
     embedded = [si.emb_support is not None for si in a.sentences]
     assert embedded == [True, False, False, True, False, False, True, False, False, True]
+
+
+def test_progress_is_a_bar_with_a_total_on_a_terminal() -> None:
+    out = io.StringIO()
+    progress = StderrProgress(stream=out, bar=True)
+    for done in (64, 128, 200):
+        progress(done, 200)
+    assert "/200" in out.getvalue() and "passage" in out.getvalue()
+    lines = io.StringIO()
+    plain = StderrProgress(every=3600.0, stream=lines)  # a StringIO is no terminal
+    plain(64, 200)
+    plain(200, 200)
+    assert lines.getvalue().count("\n") == 2 and "\r" not in lines.getvalue()
