@@ -81,6 +81,7 @@ def test_a_long_source_embeds_a_sample_then_what_the_summary_needs(
     assert len(embedder.asked) <= 2 + 2 * focus.CANDIDATES * 3 + len(info.emb_unit_ids)
     assert all(si.emb_support is not None for si in a.sentences)
     assert {"ecov", "wcov", "ecent", "ecos_mean"} <= a.features.keys()
+    assert focus.scope_note(a, "en").startswith(" Long source: embeddings compared")
 
 
 def test_a_very_long_summary_has_a_bounded_number_of_sentences_embedded(
@@ -95,6 +96,9 @@ def test_a_very_long_summary_has_a_bounded_number_of_sentences_embedded(
     assert len(embedder.asked) == 4
     embedded = [si.emb_support is not None for si in a.sentences]
     assert embedded == [True, False, False, True, False, False, True, False, False, True]
+    assert focus.scope_note(a, "en") == (
+        " Long summary: embeddings compared 4 of its 10 sentences, the others by their words only."
+    )
 
 
 def test_progress_is_a_bar_with_a_total_on_a_terminal() -> None:

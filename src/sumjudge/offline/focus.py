@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from .dialogue import people, with_names
 from .embed import Embedder, FloatArray
-from .records import SourceInfo, Unit
+from .records import Analysis, SourceInfo, Unit
 from .text import sentences
 
 IntArray = npt.NDArray[np.intp]
@@ -211,4 +211,32 @@ def turn_sentences(units: Sequence[Unit]) -> list[str]:
         pieces = [s for s, _, _ in sentences(body)]
         if len(pieces) > 1:
             out += [f"{u.speaker}: {p}" for p in pieces]
+    return out
+
+
+_NOTES = {
+    "en": (
+        " Long source: embeddings compared the summary with the passages sharing its words"
+        " and a sample of {k} passages.",
+        " Long summary: embeddings compared {m} of its {n} sentences, the others by their"
+        " words only.",
+    ),
+    "id": (
+        " Sumber panjang: embedding membandingkan ringkasan dengan bagian sumber yang memuat"
+        " kata-katanya dan sampel {k} bagian.",
+        " Ringkasan panjang: embedding membandingkan {m} dari {n} kalimatnya, sisanya hanya"
+        " dari kata-katanya.",
+    ),
+}
+
+
+def scope_note(a: Analysis, lang: str) -> str:
+    """What the embeddings left out of a long input, for the explanations ("" if nothing)."""
+    source, summary = _NOTES[lang]
+    out = ""
+    if a.source.emb_unit_ids is not None:
+        out += source.format(k=len(a.source.emb_unit_ids))
+    m, n = sum(si.emb_support is not None for si in a.sentences), len(a.sentences)
+    if 0 < m < n:
+        out += summary.format(m=m, n=f"{n:,}" if lang == "en" else f"{n:,}".replace(",", "."))
     return out

@@ -11,6 +11,7 @@ from .calibration import METRICS, LinearModel, load_dialogue_model, load_models
 from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
 from .features import analyse
+from .focus import scope_note
 from .profile import calibrated_version
 from .records import Analysis, SourceInfo
 from .source import Progress, SourceCache, analyse_source, collector_paused
@@ -166,9 +167,8 @@ class OfflineScorer:
             score = max(score, _extractive_floor(metric, a))
             out[metric] = OfflineVerdict(
                 score=score,
-                explanation=explanation(
-                    metric, score, a, ev, lang, model.contributions(a.features)
-                ),
+                explanation=explanation(metric, score, a, ev, lang, model.contributions(a.features))
+                + scope_note(a, lang),  # what a long input's embeddings left out
                 raw=raw,
                 evidence=tuple(ev),
             )
