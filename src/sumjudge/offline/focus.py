@@ -45,11 +45,12 @@ Progress = Callable[[int, int], None]
 # source (at most 3,214 characters), whose results therefore do not change.
 LONG_CHARS = 50_000
 # The most central units are the long turns: some 250 characters each in a meeting.
-SAMPLE_TOP = 32
-SAMPLE_EVEN = 96
+SAMPLE_TOP = 24
+SAMPLE_EVEN = 72
 # Windows embedded per summary sentence (the best by lexical support; nested windows share
-# their units, so this is some 8-14 units).
-CANDIDATES = 8
+# their units, so this is some 6-10 units). 8 embedded 22% more text on the benchmark's
+# 1 MB transcript (29,000 characters instead of 23,000, with the sample of 96 units).
+CANDIDATES = 6
 MAX_SENTENCES = 256
 # Texts per `Embedder.embed` call when progress is reported.
 PROGRESS_BATCH = 64
