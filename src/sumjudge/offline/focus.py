@@ -157,16 +157,17 @@ def summary_vectors(
         return SummaryVectors(
             rows, emb, sims, None, info.emb_windows, parts, info.emb_units, info.emb_unit_ids
         )
-    found = _candidate_windows(info, [sent_content[k] for k in rows])
+    found, best = _candidate_windows(info, [sent_content[k] for k in rows])
     # the sample units' own windows too (window i is unit i: windows of one unit come first)
     ids = info.emb_unit_ids if info.emb_unit_ids is not None else np.arange(0, dtype=np.intp)
     cols = np.union1d(found, ids).astype(np.intp)
     spans = [info.windows[j] for j in cols]
     needed = sorted({i for a, b in spans for i in range(a, b)})
     texts = [info.units[i].resolved for i in needed]
-    # single sentences of the turns found lexically (not of the sample's: a sentence
-    # restating one sentence of a long turn shares its words)
-    near = sorted({i for j in found for i in range(*info.windows[j])})
+    # single sentences of the turns in each sentence's best window lexically (a sentence
+    # restating one sentence of a long turn shares its words; those of every candidate
+    # were a fifth of the text embedded on the benchmark's 1 MB transcript)
+    near = sorted({i for j in best for i in range(*info.windows[j])})
     pieces = turn_sentences([info.units[i] for i in near]) if info.dialogue else []
     vecs = embed_texts(embedder, texts + pieces, progress)
     at = {u: r for r, u in enumerate(needed)}
@@ -180,25 +181,28 @@ def summary_vectors(
     return SummaryVectors(rows, emb, sims, cols, windows, parts, info.emb_units, info.emb_unit_ids)
 
 
-def _candidate_windows(info: SourceInfo, contents: list[set[str]]) -> IntArray:
-    """The windows of a long source found lexically for a summary (sorted window indices).
+def _candidate_windows(info: SourceInfo, contents: list[set[str]]) -> tuple[IntArray, list[int]]:
+    """The windows of a long source found lexically for a summary, and each sentence's best.
 
     Per sentence, the `CANDIDATES` windows with the most support (as `features._sentence`
     ranks them: the share of the sentence's content words, small windows first on ties)
-    among those sharing a word with it.
+    among those sharing a word with it, and the best of them.
     """
     chosen: set[int] = set()
+    best: list[int] = []
     sizes = info.support.sizes
     for c in contents:
         if not c:
             continue
         counts = info.support.counts(c)
         hits = np.flatnonzero(counts)
-        if len(hits) > CANDIDATES:
-            rank = counts[hits] / len(c) - 0.01 * sizes[hits]
-            hits = hits[np.argsort(-rank, kind="stable")[:CANDIDATES]]
+        if not len(hits):
+            continue
+        rank = counts[hits] / len(c) - 0.01 * sizes[hits]
+        hits = hits[np.argsort(-rank, kind="stable")[:CANDIDATES]]
+        best.append(int(hits[0]))
         chosen.update(int(j) for j in hits)
-    return np.array(sorted(chosen), dtype=np.intp)
+    return np.array(sorted(chosen), dtype=np.intp), best
 
 
 def turn_sentences(units: Sequence[Unit]) -> list[str]:
