@@ -21,6 +21,9 @@ reached at all stops it the same way (`JudgeCaller.unreachable`, `firstcontact`)
 What a call spends is counted on the caller (`CallStats`) and on the item's own
 `ItemLedger`, which the evaluator passes in and gets back with the result. `run_items`
 (in `scheduling`) runs the items with bounded concurrency.
+
+A reply cut at the token limit is raised here (`TruncatedResponseError`), for every
+backend alike: an adapter reports the finish reason, the runner decides.
 """
 
 from __future__ import annotations
@@ -330,7 +333,7 @@ class JudgeCaller:
                 ledger.attempts += 1
             try:
                 response = _received(
-                    await within(self.judge.complete(request), self.policy.timeout)
+                    await within(self.judge.complete(request), self.policy.timeout), request
                 )
             except asyncio.TimeoutError:
                 error: ProviderError = TransientProviderError(
@@ -378,11 +381,18 @@ class JudgeCaller:
             limiter.settle(spent - estimate if spent else 0, ticket)
 
 
-def _received(response: JudgeResponse) -> JudgeResponse:
-    """A reply as it may enter our code: keys removed, and a cut reply raised as such."""
+def _received(response: JudgeResponse, request: JudgeRequest) -> JudgeResponse:
+    """A reply as it may enter our code: keys removed, and a cut reply raised as such.
+
+    The one place a cut reply becomes `TruncatedResponseError`, for every backend (the
+    adapters, a plugin's judge, the scripted and offline judges, a batch's collected
+    replies): an adapter only reports the finish reason (OpenAI "length", Anthropic
+    "max_tokens", Gemini "MAX_TOKENS" lowered).
+    """
     if response.finish_reason in ("length", "max_tokens"):  # any backend, same handling
         raise TruncatedResponseError(
-            f"reply truncated at the token limit ({response.finish_reason})",
+            f"reply truncated at the token limit ({request.max_tokens}); "
+            "raise max_tokens or shorten the prompt",
             usage=response.usage,
         )
     return redact_response(response)

@@ -24,6 +24,7 @@ from sumjudge import (
 )
 from sumjudge.judges import Judge, get_judge
 from sumjudge.metrics import SUMMARY_METRICS
+from sumjudge.runner import JudgeCaller, RetryPolicy
 from sumjudge.testing.openai_server import FakeOpenAIServer, Reply
 
 PROVIDERS = ["openai-sdk", "openai-direct", "google", "anthropic"]
@@ -75,11 +76,6 @@ ERRORS: list[tuple[Callable[[], Reply], type[Exception], Callable[[Any], bool]]]
     (lambda: Reply.error(503, "busy"), TransientProviderError, lambda e: e.status == 503),
     (lambda: Reply.error(401, "who"), AuthError, lambda e: not e.retryable),
     (lambda: Reply.error(400, "bad"), RequestError, lambda e: not e.retryable),
-    (
-        lambda: Reply.truncated('{"explanation": "cut'),
-        TruncatedResponseError,
-        lambda e: not e.retryable,
-    ),
     (lambda: Reply.reset(), TransientProviderError, lambda e: e.retryable),
 ]
 
@@ -101,6 +97,26 @@ async def test_error_mapping(
     finally:
         await judge.aclose()
     assert check(info.value)
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+async def test_a_cut_reply_is_truncated_for_the_runner(
+    provider: str, server: FakeOpenAIServer
+) -> None:
+    """An adapter reports the finish reason of a cut reply; the runner raises it, once."""
+    server.enqueue(Reply.truncated('{"explanation": "cut'))
+    judge = make(provider, server)
+    try:
+        cut = await judge.complete(REQUEST)
+        server.enqueue(Reply.truncated('{"explanation": "cut'))
+        with pytest.raises(TruncatedResponseError) as info:
+            await JudgeCaller(judge, RetryPolicy(max_attempts=1)).call(REQUEST)
+    finally:
+        await judge.aclose()
+    assert cut.finish_reason in ("length", "max_tokens")
+    assert not info.value.retryable and info.value.usage is not None  # billed all the same
+    assert info.value.usage.completion_tokens == cut.usage.completion_tokens > 0
+    assert f"({REQUEST.max_tokens})" in str(info.value)
 
 
 async def test_scripted_judge_contract() -> None:

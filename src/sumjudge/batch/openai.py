@@ -3,10 +3,11 @@
 A batch is a JSONL file of `{"custom_id", "method", "url", "body"}` lines uploaded with
 purpose "batch", then `batches.create` on `/v1/chat/completions` with a 24 h window. The
 body of each line is exactly what the online adapter would send (`OpenAIJudge._kwargs`),
-and each answer is read by the adapter's own `_to_response`, so truncation, usage,
-logprobs and the capability fallbacks behave as online. Results come in two files: the
-output file (successes) and the error file (per-request errors, and the requests an
-expired or cancelled batch never ran).
+and each answer is read by the adapter's own `_to_response` (a cut reply is raised by the
+runner in the pass that reads it), so truncation, usage, logprobs and the capability
+fallbacks behave as online. Results come in two files: the output file (successes) and
+the error file (per-request errors, and the requests an expired or cancelled batch never
+ran).
 
 Limits (openai SDK docs of `batches.create` and `files.create`): 50,000 requests and
 200 MB per input file.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..errors import MissingDependencyError, ProviderError, TruncatedResponseError
+from ..errors import MissingDependencyError, ProviderError
 from ..protocol import JudgeRequest, JudgeResponse, Usage
 from ._http import SDKJudge, provider_text, resolve_key, sdk_error
 
@@ -97,10 +97,6 @@ class AnthropicJudge(SDKJudge):
             cached_prompt_tokens=u.cache_read_input_tokens or 0,
             cache_write_tokens=u.cache_creation_input_tokens or 0,
         )
-        if msg.stop_reason == "max_tokens":
-            raise TruncatedResponseError(
-                f"reply truncated at the token limit ({request.max_tokens})", usage=usage
-            )
         return JudgeResponse(
             text=text,
             finish_reason=str(msg.stop_reason or "end_turn"),

@@ -12,7 +12,6 @@ from ..errors import (
     ProviderError,
     RequestError,
     TransientProviderError,
-    TruncatedResponseError,
 )
 from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
 from ._http import SDKJudge, provider_text, resolve_key, retry_after_seconds, status_error
@@ -126,10 +125,6 @@ class GoogleJudge(SDKJudge):
                 prompt_tokens=um.prompt_token_count or 0,
                 completion_tokens=(um.candidates_token_count or 0) + (um.thoughts_token_count or 0),
                 cached_prompt_tokens=um.cached_content_token_count or 0,
-            )
-        if finish == "MAX_TOKENS":
-            raise TruncatedResponseError(
-                f"reply truncated at the token limit ({request.max_tokens})", usage=usage
             )
         text = resp.text or ""
         logprobs: tuple[TokenLogprob, ...] | None = None

@@ -15,8 +15,10 @@ rejects by name is dropped for this judge.
 Two ways to send (`http_client`, `docs/http.md`): "sdk", the official SDK (the default for
 OpenAI's own API), and "direct", a plain aiohttp POST (`openai_direct`, the default for a
 custom `base_url`, where the SDK's per-call CPU caps throughput). Both send the same body,
-and everything after the HTTP answer (errors, Retry-After, truncation, usage, logprobs,
-the capability fallbacks) is the code below, shared by the two.
+and everything after the HTTP answer (errors, Retry-After, usage, logprobs, the
+capability fallbacks) is the code below, shared by the two. A reply cut at the token
+limit comes back with its `finish_reason` ("length"); the runner raises it as
+`TruncatedResponseError`, for every backend alike.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ from ..errors import (
     MissingDependencyError,
     ProviderError,
     TransientProviderError,
-    TruncatedResponseError,
 )
 from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
 from ._http import (
@@ -264,12 +265,6 @@ class OpenAIJudge(SDKJudge):
                 completion_tokens=int(u.get("completion_tokens") or 0),
                 cached_prompt_tokens=int(details.get("cached_tokens") or 0),
                 cache_write_tokens=int(details.get("cache_write_tokens") or 0),
-            )
-        if finish == "length":
-            raise TruncatedResponseError(
-                f"reply truncated at the token limit ({request.max_tokens}); "
-                "raise max_tokens or shorten the prompt",
-                usage=usage,
             )
         logprobs: tuple[TokenLogprob, ...] | None = None
         note: str | None = None
