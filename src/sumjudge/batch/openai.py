@@ -142,8 +142,8 @@ class OpenAIBatches:
                 retry_after=None,
                 refused="the server refused the credentials (HTTP {status}): {detail}",
             )
-            kwargs = {**self.judge._kwargs(request), "_mode": self.judge._schema_mode}
-            free = self.judge._downgrade_for(error, kwargs)
+            kwargs = self.judge._kwargs(request)
+            free = self.judge._downgrade_for(error, kwargs, self.judge._schema_mode)
             return str(custom_id), Outcome(error=error, free=free)
         try:
             kwargs = self.judge._kwargs(request)

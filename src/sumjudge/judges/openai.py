@@ -153,10 +153,12 @@ class OpenAIJudge(SDKJudge):
             kwargs["top_logprobs"] = request.top_logprobs
         return kwargs
 
-    def _downgrade_for(self, error: ProviderError, kwargs: dict[str, Any]) -> bool:
-        """After a rejection, drop the feature the server most likely refused.
+    def _downgrade_for(self, error: ProviderError, kwargs: dict[str, Any], mode: int) -> bool:
+        """After a rejection of `kwargs`, drop the feature the server most likely refused.
 
-        Returns True when something was dropped and the call is worth repeating.
+        `mode` is the structured-output mode `kwargs` were built with (an index of
+        `_SCHEMA_MODES`): a concurrent call may have downgraded since. Returns True when
+        something was dropped and the call is worth repeating.
         """
         message = str(error).lower()
         status = error.status or 0
@@ -176,7 +178,7 @@ class OpenAIJudge(SDKJudge):
             self.capability_notes.append(f"server rejected logprobs (HTTP {status})")
             return True
         if "response_format" in kwargs and not self._schema_confirmed:
-            if kwargs["_mode"] != self._schema_mode:
+            if mode != self._schema_mode:
                 return True  # a concurrent call already downgraded; just repeat
             if self._schema_mode >= len(_SCHEMA_MODES) - 1:
                 return False
@@ -217,7 +219,7 @@ class OpenAIJudge(SDKJudge):
                 content = await self._send(kwargs)
                 data = json.loads(content)
             except ProviderError as error:
-                if self._downgrade_for(error, {**kwargs, "_mode": mode}):
+                if self._downgrade_for(error, kwargs, mode):
                     continue
                 raise
             except ValueError as exc:  # not JSON: a proxy or server bug
