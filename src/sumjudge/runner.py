@@ -19,8 +19,10 @@ reached at all stops it the same way (`JudgeCaller.unreachable`, `firstcontact`)
 `UNREACHABLE_AFTER` connection failures in a row, across items, before any answer.
 
 What a call spends is counted on the caller (`CallStats`) and on the item's own
-`ItemLedger`, which the evaluator passes in and gets back with the result. `run_items`
-(in `scheduling`) runs the items with bounded concurrency.
+`ItemLedger`. What the calls of one item share (its ledger, the run's rate limiter,
+whether an unreadable reply is repaired) is one frozen `CallContext`, built once per item
+(and per panel member) and passed with every call. `run_items` (in `scheduling`) runs the
+items with bounded concurrency.
 
 A reply cut at the token limit is raised here (`TruncatedResponseError`), for every
 backend alike: an adapter reports the finish reason, the runner decides.
@@ -31,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from .accounting import CallStats, ItemLedger, RunSummary
@@ -59,6 +62,7 @@ if TYPE_CHECKING:
     from .ratelimit import RateLimiter, Ticket
 
 __all__ = [
+    "CallContext",
     "CallStats",
     "ItemLedger",
     "JudgeCaller",
@@ -78,6 +82,25 @@ def _accept(response: JudgeResponse) -> JudgeResponse:
     return response
 
 
+@dataclass(frozen=True)
+class CallContext:
+    """What every call of one item (of one panel member) shares, passed with each call.
+
+    Attributes:
+        ledger: the item's `ItemLedger`, where its calls, attempts, spend and failures
+            are counted (None: counted on the caller only).
+        limiter: the run's `RateLimiter` (None: the caller's own, if it has one).
+        repair: re-ask when a reply cannot be read (`policy.max_repairs` times at most).
+    """
+
+    ledger: ItemLedger | None = None
+    limiter: RateLimiter | None = None
+    repair: bool = True
+
+
+_NO_CONTEXT = CallContext()
+
+
 class JudgeCaller:
     """Sends requests to one judge with the retry policy, counting what it spends.
 
@@ -88,8 +111,8 @@ class JudgeCaller:
         seed: seed of the jitter RNG.
         cache: a `ResponseCache`; replies are looked up before calling and stored once
             read.
-        limiter: a `RateLimiter` waited on before every attempt, unless a call passes
-            its own (a batch run passes the run's limiter).
+        limiter: a `RateLimiter` waited on before every attempt, unless a call's
+            context has its own (a batch run passes the run's limiter).
         price: the judge model's price, to count spend in USD.
     """
 
@@ -135,47 +158,50 @@ class JudgeCaller:
             None if self.cache is None else self.cache.get(self.cache.key(self.identity, request))
         )
 
+    def _context(self, context: CallContext | None) -> CallContext:
+        """The call's context, with this caller's own limiter where it names none."""
+        context = context or _NO_CONTEXT
+        if context.limiter is None and self.limiter is not None:
+            return replace(context, limiter=self.limiter)
+        return context
+
     async def call(
-        self,
-        request: JudgeRequest,
-        *,
-        ledger: ItemLedger | None = None,
-        limiter: RateLimiter | None = None,
+        self, request: JudgeRequest, context: CallContext | None = None
     ) -> JudgeResponse:
         """One request, accepting any reply: from the cache, or from the judge with retries.
 
         Raises the last `ProviderError` (with `.attempts` set) when every try failed or
         the error is not retryable.
         """
+        context = self._context(context)
         try:
-            return await self._reply(request, _accept, ledger, limiter)
+            return await self._reply(request, _accept, context)
         except ProviderError as exc:
-            self._failed(Judged(), exc, request, ledger)
+            self._failed(Judged(), exc, request, context.ledger)
             raise
 
     async def ask(
         self,
         request: JudgeRequest,
         read: Callable[[JudgeResponse], T],
-        *,
-        repair: bool = True,
-        ledger: ItemLedger | None = None,
-        limiter: RateLimiter | None = None,
+        context: CallContext | None = None,
     ) -> Judged[T]:
         """Ask the judge and read its reply with `read`, re-asking when it cannot be used.
 
         A reply `read` rejects is repaired up to `policy.max_repairs` times (not at all
-        with `repair=False`); a reply cut at the token limit is asked again once with
-        more room. Every re-ask is counted in `calls`, `usage` and the ledger. Failures
-        come back as data (`Judged.error`), never raised.
+        when the context's `repair` is False); a reply cut at the token limit is asked
+        again once with more room. Every re-ask is counted in `calls`, `usage` and the
+        ledger. Failures come back as data (`Judged.error`), never raised.
         """
+        context = self._context(context)
+        ledger = context.ledger
         out: Judged[T] = Judged()
         base = current = request
-        repairs = self.policy.max_repairs if repair else 0
+        repairs = self.policy.max_repairs if context.repair else 0
         roomy = 1
         while True:
             try:
-                response, value = await self._read(current, read, ledger, limiter)
+                response, value = await self._read(current, read, context)
             except TruncatedResponseError as exc:
                 out.calls += 1
                 out.usage = out.usage + (exc.usage or Usage())
@@ -230,11 +256,7 @@ class JudgeCaller:
         return self._contact.unreachable
 
     async def _read(
-        self,
-        request: JudgeRequest,
-        read: Callable[[JudgeResponse], T],
-        ledger: ItemLedger | None,
-        limiter: RateLimiter | None,
+        self, request: JudgeRequest, read: Callable[[JudgeResponse], T], context: CallContext
     ) -> tuple[JudgeResponse, T]:
         values: list[T] = []
 
@@ -246,23 +268,22 @@ class JudgeCaller:
                 raise
             return response
 
-        response = await self._reply(request, accept, ledger, limiter)
+        response = await self._reply(request, accept, context)
         return response, values[-1]
 
     async def _reply(
         self,
         request: JudgeRequest,
         accept: Callable[[JudgeResponse], JudgeResponse],
-        ledger: ItemLedger | None,
-        limiter: RateLimiter | None,
+        context: CallContext,
     ) -> JudgeResponse:
         """A reply that `accept` took (it raises ParseError to reject one)."""
+        ledger = context.ledger
         self.stats.calls += 1
         if ledger is not None:
             ledger.calls += 1
-        limiter = limiter or self.limiter
         if self.cache is None:
-            return accept(await self._attempts(request, ledger, limiter))
+            return accept(await self._attempts(request, context))
         key = self.cache.key(self.identity, request)
         hit = self.cache.get(key)
         while hit is None and key in self._inflight:
@@ -290,7 +311,7 @@ class JudgeCaller:
         future.add_done_callback(_consume_exception)
         self._inflight[key] = future
         try:
-            response = accept(await self._attempts(request, ledger, limiter))
+            response = accept(await self._attempts(request, context))
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -305,19 +326,16 @@ class JudgeCaller:
         finally:
             del self._inflight[key]
 
-    async def _attempts(
-        self, request: JudgeRequest, ledger: ItemLedger | None, limiter: RateLimiter | None
-    ) -> JudgeResponse:
+    async def _attempts(self, request: JudgeRequest, context: CallContext) -> JudgeResponse:
         probe = await self._contact.admit()
         try:
-            return await self._send(request, ledger, limiter)
+            return await self._send(request, context)
         finally:
             if probe:
                 self._contact.probe_done()
 
-    async def _send(
-        self, request: JudgeRequest, ledger: ItemLedger | None, limiter: RateLimiter | None
-    ) -> JudgeResponse:
+    async def _send(self, request: JudgeRequest, context: CallContext) -> JudgeResponse:
+        ledger, limiter = context.ledger, context.limiter
         estimate = estimate_tokens(request.prompt_text()) if limiter is not None else 0
         attempt = 0
         while True:
@@ -343,11 +361,11 @@ class JudgeCaller:
                 error = redact_error(exc)
             else:
                 self._contact.seen(None)
-                self._account(response.usage, estimate, ledger, limiter, ticket)
+                self._account(response.usage, estimate, context, ticket)
                 return response
             self._contact.seen(error)
             if isinstance(error, TruncatedResponseError):
-                self._account(error.usage or Usage(), estimate, ledger, limiter, ticket)
+                self._account(error.usage or Usage(), estimate, context, ticket)
             elif isinstance(error, AuthError) and self._refused is None:
                 self._refused = str(error)
             error.attempts = attempt
@@ -363,10 +381,10 @@ class JudgeCaller:
         self,
         usage: Usage,
         estimate: int,
-        ledger: ItemLedger | None,
-        limiter: RateLimiter | None,
+        context: CallContext,
         ticket: Ticket | None = None,
     ) -> None:
+        ledger, limiter = context.ledger, context.limiter
         self.stats.usage = self.stats.usage + usage
         cost = 0.0
         if self.price is not None:

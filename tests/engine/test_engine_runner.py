@@ -17,7 +17,7 @@ from sumjudge.errors import (
 )
 from sumjudge.judges import JudgeRequest, JudgeResponse, Message, ScriptedJudge, Usage
 from sumjudge.ratelimit import RateLimiter
-from sumjudge.runner import ItemLedger, JudgeCaller, RetryPolicy, run_items
+from sumjudge.runner import CallContext, ItemLedger, JudgeCaller, RetryPolicy, run_items
 
 REQ = JudgeRequest(messages=(Message.of("user", "x" * 400),), task="coherence@1")
 OK = JudgeResponse(text="{}", usage=Usage(prompt_tokens=100, completion_tokens=10))
@@ -140,7 +140,7 @@ async def test_run_items_ledgers_stop_and_on_stop() -> None:
         ledger = ItemLedger()  # each item's own, passed to its calls and returned
         for _ in range(item):
             request = JudgeRequest(messages=(Message.of("user", f"{i}-{_}"),), task="t")
-            await caller.call(request, ledger=ledger)
+            await caller.call(request, CallContext(ledger=ledger))
         return ledger.attempts, item
 
     out = [r async for r in run_items([1, 2, 3], work, concurrency=3)]

@@ -5,10 +5,11 @@ by a `CollectedJudge` and the response cache by a read-only view. The requests i
 not answer are pending: they go to the provider's batch endpoint (split by the provider's
 per-batch limits), the driver waits for the batches, reads their outcomes, and runs the
 pass again, which now gets further (a repair re-ask, the questions after their rubric,
-relevance after the chunk notes) or finishes. The pass that finds nothing pending is
-followed by the last pass, which the caller runs with `final_caller`: it writes the
-response cache and produces parsing, repair, rules, records and output exactly as an
-online run would, at the batch price.
+relevance after the chunk notes) or finishes. A pass is the evaluator's online run
+(`online_records`) given a caller of its own: the evaluator itself is never changed. The
+pass that finds nothing pending is followed by the last pass, which `run.BatchRun` runs
+with `final_caller`: it writes the response cache and produces parsing, repair, rules,
+records and output exactly as an online run would, at the batch price.
 
 Per-request errors are sent again in the next round while the retry policy allows;
 requests an expired, cancelled or failed batch did not run are sent again; `max_cost` is
@@ -21,10 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Container, Iterable
 from typing import Any, Protocol
 
-from ..cache import ResponseCache, safe_identity
+from ..accounting import RunSummary
+from ..cache import safe_identity
 from ..cost import CostEstimate, Price
 from ..errors import ProviderError, RequestError
 from ..protocol import Judge, JudgeRequest
@@ -36,25 +38,45 @@ from .manifest import DEAD, BatchEntry, Job, JobStore, job_id_for
 from .options import BatchOptions, BatchReport
 from .provider import BatchBackend, Outcome
 
-__all__ = ["BatchRounds", "Stream", "materialise"]
-
-Stream = Callable[..., AsyncIterator[Any]]
-"""The evaluator's online stream: (items, concurrency=, skip=) -> records."""
+__all__ = ["BatchRounds", "BatchTarget", "materialise"]
 
 
-class _Evaluator(Protocol):
-    caller: JudgeCaller
-    judge: Judge
-    cache: ResponseCache | None
-    price: Price | None
+class BatchTarget(Protocol):
+    """What a batch run needs of an evaluator: read, never written (`Evaluator` has it)."""
+
+    @property
+    def judge(self) -> Judge:
+        """The real judge (its batch endpoint, name and identity)."""
+        ...
+
+    @property
+    def caller(self) -> JudgeCaller:
+        """The evaluator's own caller: its retry policy and response cache."""
+        ...
+
+    @property
+    def price(self) -> Price | None:
+        """The batch price."""
+        ...
+
+    def online_records(
+        self,
+        items: Iterable[Any],
+        *,
+        caller: JudgeCaller,
+        concurrency: int = 8,
+        skip: Container[int] | None = None,
+        summary: RunSummary | None = None,
+    ) -> AsyncIterator[Any]:
+        """The evaluator's online run with every request through `caller`."""
+        ...
 
 
 class BatchRounds:
-    """Drives one batch run of one evaluator over one list of items.
+    """Drives the rounds of one batch run of one evaluator over one list of items.
 
     Args:
-        evaluator: the evaluator (its caller is replaced during the passes, then restored).
-        stream: the evaluator's online stream of records (the passes drain it).
+        evaluator: the evaluator; each pass is its online run through a pass's caller.
         options: see `BatchOptions`.
         max_cost: USD the run may spend; checked before each round is submitted.
         backend: the provider's batch endpoint (default: the judge's provider's).
@@ -62,15 +84,13 @@ class BatchRounds:
 
     def __init__(
         self,
-        evaluator: _Evaluator,
-        stream: Stream,
+        evaluator: BatchTarget,
         options: BatchOptions | None = None,
         *,
         max_cost: float | None = None,
         backend: BatchBackend | None = None,
     ) -> None:
         self.evaluator = evaluator
-        self.stream = stream
         self.options = options or BatchOptions()
         self.max_cost = max_cost
         self.backend = backend or backend_for(evaluator.judge)
@@ -94,14 +114,15 @@ class BatchRounds:
 
     async def _pass(self, items: list[Any], concurrency: int, skip: Any) -> dict[str, JudgeRequest]:
         judge = CollectedJudge(self.evaluator.judge, self.outcomes, self.refused)
-        saved = self.evaluator.caller
-        self.evaluator.caller = self._caller(judge, final=False)
+        caller = self._caller(judge, final=False)
         started = time.perf_counter()
         try:
-            async for _ in self.stream(items, concurrency=concurrency, skip=skip):
+            passing = self.evaluator.online_records(
+                items, caller=caller, concurrency=concurrency, skip=skip
+            )
+            async for _ in passing:
                 pass
         finally:
-            self.evaluator.caller = saved
             self.report.passes_s += time.perf_counter() - started
         return judge.pending
 

@@ -5,6 +5,8 @@
   is a one-line argparse error, exit 2), and declares the command's files (`batch_paths`)
   so that `main` refuses an output that is one of its inputs before anything is written.
 - `retry_policy_from_args`, `cache_from_args`, `price_from_args`: what those flags build.
+- `run_records`: the run's records, online or through the provider's batch endpoint
+  (`--batch-api`: then with the `BatchRun`, whose report the run summary shows).
 - `BatchProgress`: a tqdm bar on stderr with items/s, ETA, failures and spend;
   `_Spinner`: an elapsed-time line while the one item of a pair of files is judged.
 - The results file (`RecordSink`, resume, partial files) is `_sink.py`'s.
@@ -16,15 +18,21 @@ import argparse
 import asyncio
 import sys
 import time
+from collections.abc import AsyncIterator, Container, Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from ..cache import ResponseCache
 from ..cost import ModelTable, Price
+from ..evaluators.base import Evaluator
+from ..evaluators.records import Record
 from ..runner import RetryPolicy, RunSummary
 from ._common import int_at_least, non_negative_float, positive_float
 from ._safety import CommandPaths, NamedPath
 from ._sink import RecordSink
+
+if TYPE_CHECKING:
+    from ..batch.run import BatchRun
 
 __all__ = [
     "EXIT_STOPPED",
@@ -35,6 +43,7 @@ __all__ = [
     "cache_from_args",
     "price_from_args",
     "retry_policy_from_args",
+    "run_records",
 ]
 
 EXIT_STOPPED = 4  # the run stopped early (max cost); the output holds "not_run" records
@@ -161,6 +170,37 @@ def price_from_args(args: argparse.Namespace) -> tuple[ModelTable, Price | None]
     """The price table of --prices and the judge's price of --price."""
     table = ModelTable(args.prices) if args.prices else ModelTable()
     return table, Price.parse(args.price) if args.price else None
+
+
+def run_records(
+    args: argparse.Namespace,
+    evaluator: Evaluator[Any, Any],
+    items: Iterable[Any],
+    *,
+    skip: Container[int],
+    summary: RunSummary,
+) -> tuple[AsyncIterator[Record], BatchRun | None]:
+    """The run's records by the engine flags, and the batch run (None when online).
+
+    With `--batch-api` (the evaluator's `batch_options`) the records come from a
+    `BatchRun`, held here so that its report reaches the summary; rate limits do not apply
+    to a batch.
+    """
+    if evaluator.batch_options is None:
+        records = evaluator.evaluate_batch(
+            items,
+            concurrency=args.concurrency,
+            requests_per_minute=args.rpm,
+            tokens_per_minute=args.tpm,
+            max_cost=args.max_cost,
+            skip=skip,
+            summary=summary,
+        )
+        return records, None
+    from ..batch.run import BatchRun
+
+    batch = BatchRun(evaluator, evaluator.batch_options, max_cost=args.max_cost)
+    return batch.records(items, concurrency=args.concurrency, skip=skip, summary=summary), batch
 
 
 class BatchProgress:

@@ -26,7 +26,7 @@ from ..evaluators.base import Evaluator
 from ..evaluators.records import Record, item_id
 from ..runner import RunSummary
 from ..tokens import check_context
-from ._batch import EXIT_STOPPED, BatchProgress, _Spinner
+from ._batch import EXIT_STOPPED, BatchProgress, _Spinner, run_records
 from ._common import (
     EXIT_CONFIG,
     EXIT_ITEM_ERRORS,
@@ -136,8 +136,8 @@ async def run_evaluator_command(
 class _BatchWaiting(Exception):
     """--no-wait: the batches were submitted and are still running."""
 
-    def __init__(self, report: BatchReport, options: BatchOptions | None) -> None:
-        command = options.command if options is not None else ""
+    def __init__(self, report: BatchReport, options: BatchOptions) -> None:
+        command = options.command
         self.lines = [
             f"batch job {report.job_id}: {report.submitted} request(s) submitted now in "
             f"{report.batches} batch(es) (round {report.rounds}); they are still running",
@@ -306,17 +306,10 @@ async def _judge(
     )
     in_order: InOrder[dict[str, Any]] = InOrder(sink.done)
     spinner = _Spinner(sys.stderr, enabled=single and not args.no_progress)
+    records, batch = run_records(args, evaluator, items, skip=sink.done, summary=summary)
     try:
         with spinner:
-            async for record in evaluator.evaluate_batch(
-                items,
-                concurrency=args.concurrency,
-                requests_per_minute=args.rpm,
-                tokens_per_minute=args.tpm,
-                max_cost=args.max_cost,
-                skip=sink.done,
-                summary=summary,
-            ):
+            async for record in records:
                 if dataset is not None:
                     dataset.add(record)
                 for data in in_order.add(record.index, record.to_dict()):
@@ -337,13 +330,12 @@ async def _judge(
             for data in in_order.rest():
                 output.emit(sink, data)
         progress.close()
-    batch: BatchReport | None = getattr(evaluator, "last_batch", None)
-    if batch is not None and batch.waiting:
-        raise _BatchWaiting(batch, evaluator.batch_options)
+    if batch is not None and batch.report.waiting:
+        raise _BatchWaiting(batch.report, batch.options)
     output.finish()  # the table (or the array) before the run's summary lines
     extra: dict[str, Any] = {}
     if batch is not None:
-        extra["batch"] = batch.to_dict()
+        extra["batch"] = batch.report.to_dict()
     if dataset is not None:
         done_note = " (this run; resumed items not included)" if sink.done else ""
         eprint(
@@ -361,7 +353,7 @@ async def _judge(
         )
     for line in summary_lines(summary, evaluator):
         eprint(redact(f"sumjudge: {line}", secrets))
-    for line in batch.lines() if batch is not None else []:
+    for line in batch.report.lines() if batch is not None else []:
         eprint(redact(f"sumjudge: {line}", secrets))
     if args.summary_json:
         summary_data = {"judge": evaluator.judge_name, **summary.to_dict(), **extra}

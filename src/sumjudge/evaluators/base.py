@@ -11,44 +11,26 @@ how the metrics' results assemble into its result.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Container, Iterable, Mapping, Sequence
-from dataclasses import replace
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ..accounting import RunSummary
-from ..batch.evaluate import BatchOptions, setup_batch
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
 from ..plan import requests_of
 from ..protocol import Judge, JudgeRequest
-from ..ratelimit import RateLimiter
 from ..runner import JudgeCaller, RetryPolicy
-from ..scheduling import order_window, run_items
 from ..tokens import ContextFit, check_context
 from .estimate import estimate_items
-from .execute import ItemRun, Stages, flatten, indexed
+from .execute import ItemRun, Stages, flatten
+from .online import OnlineRun
 from .options import open_cache
-from .panel import (
-    all_refused,
-    all_unreachable,
-    build_members,
-    halted,
-    member_limiters,
-    panel_costs,
-    panel_execute,
-    panel_identity,
-    total_stats,
-)
-from .records import (
-    ItemResult,
-    Record,
-    error_failure,
-    item_failure,
-    item_id,
-    not_sent_reason,
-    refused_only,
-)
+from .panel import build_members, panel_execute, panel_identity
+from .records import ItemResult, Record, error_failure, item_failure, item_id
+
+if TYPE_CHECKING:  # batch/ loads only for a batch run: `import sumjudge` stays without it
+    from ..batch.options import BatchOptions, BatchReport
 
 __all__ = ["Evaluator"]
 
@@ -136,7 +118,13 @@ class Evaluator(Generic[ItemT, ResultT]):
         self.context_window = context_window or window
         self.last_summary: RunSummary | None = None
         self.last_panel_costs: dict[str, dict[str, Any]] | None = None
-        self.batch_options = setup_batch(self, batch_api)
+        self.last_batch: BatchReport | None = None
+        self.batch_options: BatchOptions | None = None
+        if batch_api:  # every price of the run (dry run, records, max_cost) is the batch price
+            from ..batch.run import batch_options
+
+            self.batch_options = batch_options(batch_api, self.judge, panel=bool(self.members))
+            self.price = self.models.batch_price(self.judge_name, self.price)
 
     # -- what a subclass supplies -------------------------------------------------------------
     def coerce(self, raw: Any, index: int | str | None) -> ItemT:
@@ -233,11 +221,6 @@ class Evaluator(Generic[ItemT, ResultT]):
         item = self.coerce(data, item_id(data))
         return requests_of(flatten(self.plan(item, prepared)))
 
-    def _item_run(
-        self, limiter: RateLimiter | None = None, limiters: Mapping[str, RateLimiter] | None = None
-    ) -> ItemRun:
-        return ItemRun(self.caller, self.repair, limiter, limiters=limiters)
-
     async def evaluate(self, data: Any) -> dict[str, Any]:
         """Judge one item and return its JSON as a dict."""
         return (await self.evaluate_result(data)).to_dict()
@@ -251,13 +234,15 @@ class Evaluator(Generic[ItemT, ResultT]):
         """
         item = self.coerce(data, index if index is not None else item_id(data))
         try:
-            result, _ = await self._judge(item, self._item_run())
+            panel = [(m.name, m.caller, None) for m in self.members]
+            run = ItemRun.start(self.caller, repair=self.repair, panel=panel)
+            result, _ = await self._judge(item, run)
         except _Unfit as unfit:
             return self.unfit(item, unfit.fit.message(self.judge_name))
         return result
 
     # -- many items ---------------------------------------------------------------------------
-    async def evaluate_batch(
+    def evaluate_batch(
         self,
         items: Iterable[Any],
         *,
@@ -287,68 +272,61 @@ class Evaluator(Generic[ItemT, ResultT]):
             skip: input indices not to judge at all (already done: resume). They are not
                 yielded; `summary.skipped` counts them.
             summary: a `RunSummary` to fill in (also kept as `self.last_summary`).
+
+        With `batch_api=` the requests go to the provider's batch endpoint
+        (`batch.run.BatchRun`, docs/batch.md; `self.last_batch` is its report) and the
+        rate limits do not apply.
         """
-        run = summary if summary is not None else RunSummary()
-        self.last_summary = run
-        before = total_stats(self.callers())
-        befores = {m.name: replace(m.caller.stats) for m in self.members}
-        if max_cost is not None and self.price is None:
-            raise ConfigError(
-                f"max_cost needs a price for {self.judge_name}: pass price=... (CLI: --price)"
-            )
-        run.priced = self.price is not None
-        limiter = None
-        if requests_per_minute or tokens_per_minute:
-            limiter = RateLimiter(requests_per_minute, tokens_per_minute)
-        limiters = member_limiters(self.members, requests_per_minute, tokens_per_minute)
-        meta_base = self.meta_base()
+        if self.batch_options is not None:
+            from ..batch.run import BatchRun
 
-        def stop() -> str | None:
-            why = halted(self.callers())
-            if why is not None or max_cost is None:
-                return why
-            spent = total_stats(self.callers()).cost_usd - before.cost_usd
-            if spent >= max_cost:
-                return f"max cost ${max_cost:g} reached (${spent:.4f} spent)"
-            return None
-
-        async def work(_: int, pair: tuple[int, Any]) -> Record:
-            record = await self._record(*pair, meta_base, limiter, limiters)
-            why = stop() or not_sent_reason(record)
-            if why and refused_only(record):  # nothing judged: run it later
-                return not_run(_, pair, why)
-            return record
-
-        def not_run(_: int, pair: tuple[int, Any], reason: str) -> Record:
-            index, raw = pair
-            return Record(index=index, id=item_id(raw), failure=item_failure("not_run", reason))
-
-        async for _, record in run_items(
-            indexed(items, skip, run),
-            work,
+            batch = BatchRun(self, self.batch_options, max_cost=max_cost)
+            self.last_batch = batch.report
+            return batch.records(items, concurrency=concurrency, skip=skip, summary=summary)
+        return self.online_records(
+            items,
+            caller=self.caller,
             concurrency=concurrency,
-            stop=stop,
-            on_stop=not_run,
-            window=order_window(concurrency),
-        ):
-            run.count(record.status)
-            run.absorb(total_stats(self.callers()), before)
-            self.last_panel_costs = panel_costs(self.members, befores)
-            yield record
-        run.absorb(total_stats(self.callers()), before)
-        self.last_panel_costs = panel_costs(self.members, befores)
-        run.key_refused = all_refused(self.callers()) is not None  # a panel: every member
-        run.unreachable = all_unreachable(self.callers()) is not None
-        run.stopped = stop() if run.not_run or run.key_refused or run.unreachable else None
+            requests_per_minute=requests_per_minute,
+            tokens_per_minute=tokens_per_minute,
+            max_cost=max_cost,
+            skip=skip,
+            summary=summary,
+        )
 
-    async def _record(
+    async def online_records(
         self,
-        index: int,
-        raw: Any,
-        meta_base: dict[str, Any],
-        limiter: RateLimiter | None,
-        limiters: Mapping[str, RateLimiter] | None = None,
-    ) -> Record:
+        items: Iterable[Any],
+        *,
+        caller: JudgeCaller,
+        concurrency: int = 8,
+        requests_per_minute: float | None = None,
+        tokens_per_minute: float | None = None,
+        max_cost: float | None = None,
+        skip: Container[int] | None = None,
+        summary: RunSummary | None = None,
+    ) -> AsyncIterator[Record]:
+        """`evaluate_batch` online, every request through `caller` (a panel: its members').
+
+        `evaluate_batch` gives the evaluator's own caller; a batch run's passes give theirs
+        (collected replies and a read-only cache, then the real cache: `batch/rounds.py`).
+        """
+        online = OnlineRun(
+            self,
+            caller,
+            requests_per_minute=requests_per_minute,
+            tokens_per_minute=tokens_per_minute,
+            max_cost=max_cost,
+            summary=summary,
+        )
+        self.last_summary = online.summary
+        async for record in online.records(items, concurrency=concurrency, skip=skip):
+            self.last_panel_costs = online.panel_costs()
+            yield record
+        self.last_panel_costs = online.panel_costs()
+
+    async def record(self, index: int, raw: Any, meta_base: dict[str, Any], run: ItemRun) -> Record:
+        """The record of one input of a batch (its `index`), judged through `run`."""
         if isinstance(raw, DataError):  # a reader's row error: it knows the row's id
             return Record(index=index, id=raw.id, error=raw)
         try:
@@ -357,7 +335,6 @@ class Evaluator(Generic[ItemT, ResultT]):
             return Record(index=index, id=item_id(raw), error=exc)
         meta = dict(meta_base)
         ident = item_id(item)
-        run = self._item_run(limiter, limiters)
         try:
             result, context = await self._judge(item, run)
         except _Unfit as unfit:

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from ..accounting import ItemLedger, RunSummary
 from ..plan import Call, Judged, MetricPlan
 from ..ratelimit import RateLimiter
-from ..runner import JudgeCaller
+from ..runner import CallContext, JudgeCaller
 
 __all__ = ["ItemRun", "Stages", "flatten", "indexed"]
 
@@ -20,26 +20,44 @@ Stages = list[list[MetricPlan[Any]]]
 """An item's plan: metric plans in stages; each stage runs once the previous finished."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class ItemRun:
-    """What one item's calls share: the caller, the item's ledger and the run's limiter."""
+    """One item's calls: the caller they go through and the context they share.
+
+    Built once per item by `start`. A panel's item has one run per member (`members`, by
+    name): the member's caller and its own context (its own rate limiter, the item's one
+    ledger).
+    """
 
     caller: JudgeCaller
-    repair: bool
-    limiter: RateLimiter | None = None
-    ledger: ItemLedger = field(default_factory=ItemLedger)
-    limiters: Mapping[str, RateLimiter] | None = None
-    """A panel's limiters, by member name (each member keeps its own limits)."""
+    context: CallContext
+    members: Mapping[str, ItemRun] = field(default_factory=dict)
+
+    @classmethod
+    def start(
+        cls,
+        caller: JudgeCaller,
+        *,
+        repair: bool,
+        limiter: RateLimiter | None = None,
+        panel: Sequence[tuple[str, JudgeCaller, RateLimiter | None]] = (),
+    ) -> ItemRun:
+        """A new item's run: a fresh ledger, and each panel member's (name, caller, limiter)."""
+        ledger = ItemLedger()
+        members = {
+            name: cls(member, CallContext(ledger, own, repair)) for name, member, own in panel
+        }
+        return cls(caller, CallContext(ledger, limiter, repair), members)
+
+    @property
+    def ledger(self) -> ItemLedger:
+        """The item's ledger: every call of the item (of every member) is counted on it."""
+        assert self.context.ledger is not None  # `start` always gives one
+        return self.context.ledger
 
     async def ask(self, call: Call[T]) -> Judged[T]:
         """Send one call of a plan through the runner, counted on this item."""
-        return await self.caller.ask(
-            call.request,
-            call.read,
-            repair=self.repair,
-            ledger=self.ledger,
-            limiter=self.limiter,
-        )
+        return await self.caller.ask(call.request, call.read, self.context)
 
     async def execute(self, stages: Stages) -> dict[str, Any]:
         """Every metric's result of the plan, by metric name."""

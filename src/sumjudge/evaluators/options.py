@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..batch.options import BatchOptions
 from ..cache import ResponseCache
 from ..cost import ModelTable, Price
 from ..errors import ConfigError
 from ..runner import RetryPolicy
+
+if TYPE_CHECKING:  # batch/ loads only for a batch run
+    from ..batch.options import BatchOptions
 
 __all__ = ["EngineOptions", "choose_metrics", "open_cache"]
 

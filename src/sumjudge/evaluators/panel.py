@@ -202,10 +202,8 @@ async def panel_execute(
     """Every member executes the item's plan; each metric's results are aggregated."""
 
     async def one(member: PanelMember) -> dict[str, Any] | BaseException:
-        limiter = None if run.limiters is None else run.limiters.get(member.name)
-        member_run = ItemRun(member.caller, run.repair, limiter, run.ledger)  # one ledger
-        try:
-            return await member_run.execute(stages)
+        try:  # the member's caller and context: its own limiter, the item's one ledger
+            return await run.members[member.name].execute(stages)
         except Exception as exc:  # one member's failure must not sink the others
             return exc
 
