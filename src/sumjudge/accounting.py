@@ -97,6 +97,9 @@ class RunSummary:
     stopped: str | None = None
     key_refused: bool = False
     unreachable: bool = False
+    panel: dict[str, dict[str, Any]] | None = None
+    """A judge panel's cost line per member for this run (None without a panel): shown by
+    `sumjudge evaluate` beside the panel's agreement, not in `to_dict` or `lines`."""
     started: float = field(default_factory=time.perf_counter)
 
     def count(self, status: str) -> None:

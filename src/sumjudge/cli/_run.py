@@ -96,6 +96,7 @@ async def run_evaluator_command(
     report_inputs: Callable[[argparse.Namespace], Any],
     single: bool = False,
     dataset: DatasetSummary | None = None,
+    summary: RunSummary | None = None,
 ) -> int:
     """Build the subcommand's evaluator from the flags and run the batch; the exit code.
 
@@ -111,6 +112,7 @@ async def run_evaluator_command(
         report_inputs: the report's input rows (`--report`), read after the run.
         single: one pair of files (no progress bar; a spinner on a long item).
         dataset: dataset-level figures printed at the end.
+        summary: the run summary to fill (default: a new one).
     """
     model = chosen_models(args)
     options = evaluator_options(args)
@@ -130,6 +132,7 @@ async def run_evaluator_command(
         single=single,
         dataset=dataset,
         write_report=lambda args, judge: _write_report(args, judge, report_inputs(args)),
+        summary=summary,
     )
 
 
@@ -233,6 +236,7 @@ async def run_batch_command(
     single: bool = False,
     dataset: DatasetSummary | None = None,
     write_report: Callable[[argparse.Namespace, str], None] | None = None,
+    summary: RunSummary | None = None,
 ) -> int:
     """Run the batch (or the dry run) and report it; returns the exit code.
 
@@ -246,6 +250,7 @@ async def run_batch_command(
         single: one pair of files (no progress bar; a spinner on a long item).
         dataset: dataset-level figures printed at the end.
         write_report: writes the HTML report after the run (`--report`).
+        summary: the run summary to fill (default: a new one).
     """
     secrets = secrets_from_env()
     try:
@@ -259,7 +264,9 @@ async def run_batch_command(
         )
         try:
             with output.sink(args) as sink:
-                code = await _judge(args, evaluator, items, total, sink, output, secrets, dataset)
+                code = await _judge(
+                    args, evaluator, items, total, sink, output, secrets, dataset, summary
+                )
         except _BatchWaiting as waiting:  # --no-wait: the job runs on; nothing is written
             for line in waiting.lines:
                 eprint(redact(f"sumjudge: {line}", secrets))
@@ -293,8 +300,9 @@ async def _judge(
     output: Output,
     secrets: list[str],
     dataset: DatasetSummary | None,
+    summary: RunSummary | None,
 ) -> int:
-    summary = RunSummary()
+    summary = summary if summary is not None else RunSummary()
     if sink.done:
         eprint(f"sumjudge: resuming: {len(sink.done)} item(s) already done in {args.output}")
         if total is not None:

@@ -14,6 +14,7 @@ from ..errors import ConfigError, DataError
 from ..evaluators.panel_agreement import PanelAgreement
 from ..evaluators.summarization import SummarizationEvaluator
 from ..metrics import SUMMARY_METRICS
+from ..runner import RunSummary
 from ..types import SummaryData
 from ._distributed import add_engine_arguments, check_engine_flags, run_distributed
 from ._flags import (
@@ -127,10 +128,11 @@ def _rows(
 
 async def _run(args: argparse.Namespace) -> int:
     items, single, total = _items(args)
-    agreement = PanelAgreement() if args.model and len(args.model) > 1 else None
+    summary = RunSummary()  # filled by the run: a panel's cost lines come from it
+    agreement = PanelAgreement(summary) if args.model and len(args.model) > 1 else None
 
     def make(common: dict[str, Any], metrics: list[str] | None) -> SummarizationEvaluator:
-        evaluator = SummarizationEvaluator(
+        return SummarizationEvaluator(
             enabled_metrics=metrics,
             logprobs=not args.no_logprobs,
             single_call=args.single_call,
@@ -139,9 +141,6 @@ async def _run(args: argparse.Namespace) -> int:
             **noise_options(args),
             **common,
         )
-        if agreement is not None:
-            agreement.evaluator = evaluator  # for the members' cost lines
-        return evaluator
 
     return await run_evaluator_command(
         args,
@@ -152,6 +151,7 @@ async def _run(args: argparse.Namespace) -> int:
         report_inputs=_report_inputs,
         single=single,
         dataset=agreement,
+        summary=summary,
     )
 
 

@@ -321,9 +321,9 @@ class Evaluator(Generic[ItemT, ResultT]):
         )
         self.last_summary = online.summary
         async for record in online.records(items, concurrency=concurrency, skip=skip):
-            self.last_panel_costs = online.panel_costs()
+            self.last_panel_costs = online.summary.panel
             yield record
-        self.last_panel_costs = online.panel_costs()
+        self.last_panel_costs = online.summary.panel
 
     async def record(self, index: int, raw: Any, meta_base: dict[str, Any], run: ItemRun) -> Record:
         """The record of one input of a batch (its `index`), judged through `run`."""

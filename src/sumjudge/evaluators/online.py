@@ -2,9 +2,10 @@
 
 `OnlineRun` sends every request through the caller it is given (a panel: its members'),
 with the run's rate limiters, streams one record per item as it finishes and fills the
-run's `RunSummary`: the four states, the callers' counters since the start, and why the
-run stopped (`max_cost`, a refused key, a server that is not there). A batch run's passes
-(`batch/run.py`) are online runs through a caller of collected replies.
+run's `RunSummary`: the four states, the callers' counters since the start (a panel's
+per member too), and why the run stopped (`max_cost`, a refused key, a server that is
+not there). A batch run's passes (`batch/run.py`) are online runs through a caller of
+collected replies.
 """
 
 from __future__ import annotations
@@ -113,13 +114,10 @@ class OnlineRun:
             return f"max cost ${self.max_cost:g} reached (${spent:.4f} spent)"
         return None
 
-    def panel_costs(self) -> dict[str, dict[str, Any]] | None:
-        """Each panel member's cost line for the run so far; None without a panel."""
-        return panel_costs(self.members, self._befores)
-
     def _absorb(self) -> None:
-        """The callers' counters since the start into the summary."""
+        """The callers' counters since the start into the summary (a panel's per member)."""
         self.summary.absorb(total_stats(self.callers), self._before)
+        self.summary.panel = panel_costs(self.members, self._befores)
 
     async def records(
         self, items: Iterable[Any], *, concurrency: int = 8, skip: Container[int] | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..accounting import RunSummary
 from ..noise.agreement import AlphaResult, ordinal_alpha_with_interval
 from ..types import SummaryResult
 from .records import Record
@@ -40,16 +41,16 @@ def panel_agreement(
 class PanelAgreement:
     """The panel's figures, filled record by record (printed by `sumjudge evaluate`).
 
-    Attributes:
-        costs: each member's cost line for the run, set by the caller after the run
-            (`Evaluator.last_panel_costs`).
+    Args:
+        run: the run's summary, whose `panel` holds each member's cost line once the run
+            filled it (None: no cost lines).
     """
 
     unit = "summary"
 
-    def __init__(self) -> None:
+    def __init__(self, run: RunSummary | None = None) -> None:
         self.results: list[SummaryResult] = []
-        self.evaluator: Any = None
+        self.run = run
 
     def add(self, record: Record) -> None:
         """Count one record's result (records without one are left out)."""
@@ -57,7 +58,7 @@ class PanelAgreement:
             self.results.append(record.result)
 
     def _costs(self) -> dict[str, Any] | None:
-        return None if self.evaluator is None else self.evaluator.last_panel_costs
+        return None if self.run is None else self.run.panel
 
     def to_dict(self) -> dict[str, Any]:
         """Agreement per metric, and each member's cost line."""
