@@ -1,8 +1,9 @@
 """What judging costs: counters per caller, per item and per run.
 
 `CallStats` belongs to one `JudgeCaller` (every call it made). `ItemLedger` belongs to one
-item: the evaluator creates it, passes it to every call the item makes, and returns it
-with the item's result, so per-item spend travels as a value. `RunSummary` counts one
+item: the evaluator creates it, passes it to every call the item makes (in the item's
+`CallContext`), and returns it with the item's result, so per-item spend travels as a
+value. `RunSummary` counts one
 batch run: every item ends in exactly one of its four states.
 """
 
@@ -10,11 +11,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .protocol import Usage
 
-__all__ = ["CallStats", "ItemLedger", "RunSummary", "Spend"]
+if TYPE_CHECKING:
+    from .ratelimit import RateLimiter
+
+__all__ = ["CallContext", "CallStats", "ItemLedger", "RunSummary", "Spend"]
 
 
 @dataclass
@@ -66,6 +70,22 @@ class ItemLedger(Spend):
             "spent_usage": self.usage.to_dict(),
             "cost_usd": round(self.cost_usd, 8),
         }
+
+
+@dataclass(frozen=True)
+class CallContext:
+    """What every call of one item (of one panel member) shares, passed with each call.
+
+    Attributes:
+        ledger: the item's `ItemLedger`, where its calls, attempts, spend and failures
+            are counted (None: counted on the caller only).
+        limiter: the run's `RateLimiter` (None: the `JudgeCaller`'s own, if it has one).
+        repair: re-ask when a reply cannot be read (`policy.max_repairs` times at most).
+    """
+
+    ledger: ItemLedger | None = None
+    limiter: RateLimiter | None = None
+    repair: bool = True
 
 
 @dataclass

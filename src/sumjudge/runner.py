@@ -5,8 +5,10 @@ request up in the response cache, waits for the run's rate limiter, applies the 
 policy (exponential back-off with jitter, Retry-After honoured, a per-call timeout, a cap
 on attempts), reads the reply with the caller's reader, and re-asks when the reply cannot
 be used (`reask`): up to two repairs for a reply that cannot be read, and once with more
-room for a reply cut at the token limit. The caller is the only owner of the cache: a
-reply is stored only once its reader accepted it, so a rejected reply is never replayed.
+room for a reply cut at the token limit (raised here, as `TruncatedResponseError`, for
+every backend alike: an adapter only reports the finish reason). The caller is the only
+owner of the cache: a reply is stored only once its reader accepted it, so a rejected
+reply is never replayed.
 
 Where replies enter. Every reply and every provider error passes `redaction.redact`
 before anything reads, stores or reports it, so a key a server echoes never reaches the
@@ -20,12 +22,8 @@ reached at all stops it the same way (`JudgeCaller.unreachable`, `firstcontact`)
 
 What a call spends is counted on the caller (`CallStats`) and on the item's own
 `ItemLedger`. What the calls of one item share (its ledger, the run's rate limiter,
-whether an unreadable reply is repaired) is one frozen `CallContext`, built once per item
-(and per panel member) and passed with every call. `run_items` (in `scheduling`) runs the
-items with bounded concurrency.
-
-A reply cut at the token limit is raised here (`TruncatedResponseError`), for every
-backend alike: an adapter reports the finish reason, the runner decides.
+whether to repair) is one frozen `CallContext`, built once per item (and per panel
+member) and passed with every call. `run_items` (in `scheduling`) runs the items.
 """
 
 from __future__ import annotations
@@ -33,10 +31,10 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
-from .accounting import CallStats, ItemLedger, RunSummary
+from .accounting import CallContext, CallStats, ItemLedger, RunSummary
 from .errors import (
     AuthError,
     ConnectionFailedError,
@@ -80,25 +78,6 @@ T = TypeVar("T")
 
 def _accept(response: JudgeResponse) -> JudgeResponse:
     return response
-
-
-@dataclass(frozen=True)
-class CallContext:
-    """What every call of one item (of one panel member) shares, passed with each call.
-
-    Attributes:
-        ledger: the item's `ItemLedger`, where its calls, attempts, spend and failures
-            are counted (None: counted on the caller only).
-        limiter: the run's `RateLimiter` (None: the caller's own, if it has one).
-        repair: re-ask when a reply cannot be read (`policy.max_repairs` times at most).
-    """
-
-    ledger: ItemLedger | None = None
-    limiter: RateLimiter | None = None
-    repair: bool = True
-
-
-_NO_CONTEXT = CallContext()
 
 
 class JudgeCaller:
@@ -160,7 +139,7 @@ class JudgeCaller:
 
     def _context(self, context: CallContext | None) -> CallContext:
         """The call's context, with this caller's own limiter where it names none."""
-        context = context or _NO_CONTEXT
+        context = context or CallContext()
         if context.limiter is None and self.limiter is not None:
             return replace(context, limiter=self.limiter)
         return context
@@ -402,10 +381,8 @@ class JudgeCaller:
 def _received(response: JudgeResponse, request: JudgeRequest) -> JudgeResponse:
     """A reply as it may enter our code: keys removed, and a cut reply raised as such.
 
-    The one place a cut reply becomes `TruncatedResponseError`, for every backend (the
-    adapters, a plugin's judge, the scripted and offline judges, a batch's collected
-    replies): an adapter only reports the finish reason (OpenAI "length", Anthropic
-    "max_tokens", Gemini "MAX_TOKENS" lowered).
+    The one place a cut reply becomes `TruncatedResponseError`, for every backend (an
+    adapter, a plugin, the scripted and offline judges, a batch's collected replies).
     """
     if response.finish_reason in ("length", "max_tokens"):  # any backend, same handling
         raise TruncatedResponseError(
