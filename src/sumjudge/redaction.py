@@ -1,7 +1,8 @@
 """Keys never leave the process: the keys in use, and text with every trace of them removed.
 
 A key enters the process through `resolve_key` (an argument or the provider's environment
-variable), which records it here; the CLI also records the keys of its environment. Text
+variable), which records it here; the CLI also records the keys of its environment
+(`remember_env_keys`), so that every line it writes is redacted with `redact(text)`. Text
 is redacted where it enters our code, before anything shortens it or stores it:
 
 - a provider's error text, in the adapters, before it is cut to a readable length (a
@@ -21,6 +22,7 @@ as a secret: removing it would cut every "k" out of the text.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from collections.abc import Iterable
@@ -32,6 +34,7 @@ from .protocol import JudgeResponse
 E = TypeVar("E", bound=BaseException)
 
 __all__ = [
+    "KEY_ENV_VARS",
     "MIN_FRAGMENT",
     "REDACTED",
     "forget_keys",
@@ -39,6 +42,7 @@ __all__ = [
     "redact",
     "redact_error",
     "redact_response",
+    "remember_env_keys",
     "remember_key",
 ]
 
@@ -46,6 +50,8 @@ __all__ = [
 MIN_FRAGMENT = 8
 #: What a removed key or fragment is replaced with.
 REDACTED = "[REDACTED]"
+#: The providers' key variables, whose values `remember_env_keys` records.
+KEY_ENV_VARS = ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "ANTHROPIC_API_KEY")
 
 _lock = threading.Lock()
 _keys: set[str] = set()
@@ -64,6 +70,12 @@ def remember_key(key: str | None) -> None:
     with _lock:
         _keys.add(key)
         _grams, _runs = _index(_keys)
+
+
+def remember_env_keys() -> None:
+    """Record the keys set in the environment (`KEY_ENV_VARS`) as in use."""
+    for name in KEY_ENV_VARS:
+        remember_key(os.environ.get(name))
 
 
 def forget_keys() -> None:

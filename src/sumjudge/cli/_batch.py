@@ -4,7 +4,7 @@
   dry run, cost cap, prices, retries, progress), with checked values (`--concurrency 0`
   is a one-line argparse error, exit 2), and declares the command's files (`batch_paths`)
   so that `main` refuses an output that is one of its inputs before anything is written.
-- `retry_policy_from_args`, `cache_from_args`, `price_from_args`: what those flags build.
+- What those flags build (retry policy, cache, prices) is `RunFlags`'s (`_runflags.py`).
 - `run_records`: the run's records, online or through the provider's batch endpoint
   (`--batch-api`: then with the `BatchRun`, whose report the run summary shows).
 - `BatchProgress`: a tqdm bar on stderr with items/s, ETA, failures and spend;
@@ -22,17 +22,16 @@ from collections.abc import AsyncIterator, Container, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from ..cache import ResponseCache
-from ..cost import ModelTable, Price
 from ..evaluators.base import Evaluator
 from ..evaluators.records import Record
-from ..runner import RetryPolicy, RunSummary
+from ..runner import RunSummary
 from ._common import int_at_least, non_negative_float, positive_float
 from ._safety import CommandPaths, NamedPath
 from ._sink import RecordSink
 
 if TYPE_CHECKING:
     from ..batch.run import BatchRun
+    from ._runflags import RunFlags
 
 __all__ = [
     "EXIT_STOPPED",
@@ -40,9 +39,6 @@ __all__ = [
     "RecordSink",
     "add_batch_arguments",
     "batch_paths",
-    "cache_from_args",
-    "price_from_args",
-    "retry_policy_from_args",
     "run_records",
 ]
 
@@ -154,26 +150,8 @@ def add_batch_arguments(p: argparse.ArgumentParser) -> None:
     p.set_defaults(paths=batch_paths)
 
 
-def retry_policy_from_args(args: argparse.Namespace) -> RetryPolicy:
-    """The retry policy of --max-attempts and --timeout."""
-    return RetryPolicy(max_attempts=args.max_attempts, timeout=args.timeout)
-
-
-def cache_from_args(args: argparse.Namespace) -> ResponseCache | None:
-    """The response cache of --cache-dir (None with --no-cache)."""
-    if args.no_cache:
-        return None
-    return ResponseCache(args.cache_dir) if args.cache_dir else ResponseCache()
-
-
-def price_from_args(args: argparse.Namespace) -> tuple[ModelTable, Price | None]:
-    """The price table of --prices and the judge's price of --price."""
-    table = ModelTable(args.prices) if args.prices else ModelTable()
-    return table, Price.parse(args.price) if args.price else None
-
-
 def run_records(
-    args: argparse.Namespace,
+    flags: RunFlags,
     evaluator: Evaluator[Any, Any],
     items: Iterable[Any],
     *,
@@ -189,18 +167,18 @@ def run_records(
     if evaluator.batch_options is None:
         records = evaluator.evaluate_batch(
             items,
-            concurrency=args.concurrency,
-            requests_per_minute=args.rpm,
-            tokens_per_minute=args.tpm,
-            max_cost=args.max_cost,
+            concurrency=flags.concurrency,
+            requests_per_minute=flags.rpm,
+            tokens_per_minute=flags.tpm,
+            max_cost=flags.max_cost,
             skip=skip,
             summary=summary,
         )
         return records, None
     from ..batch.run import BatchRun
 
-    batch = BatchRun(evaluator, evaluator.batch_options, max_cost=args.max_cost)
-    return batch.records(items, concurrency=args.concurrency, skip=skip, summary=summary), batch
+    batch = BatchRun(evaluator, evaluator.batch_options, max_cost=flags.max_cost)
+    return batch.records(items, concurrency=flags.concurrency, skip=skip, summary=summary), batch
 
 
 class BatchProgress:

@@ -1,4 +1,4 @@
-"""Pieces shared by the subcommands: judge choice, output, redaction, exit codes, flag values.
+"""Pieces shared by the subcommands: judge choice, stderr lines, exit codes, flag values.
 
 Exit codes: 0 success; 1 an internal error (a bug in sumjudge: one line, the traceback
 with `--debug`); 2 a usage or configuration error (a bad flag value, a missing or
@@ -19,16 +19,12 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from ..redaction import redact as redact_keys
-from ..redaction import remember_key
-
 __all__ = [
     "EXIT_BUG",
     "EXIT_CONFIG",
     "EXIT_INTERRUPTED",
     "EXIT_ITEM_ERRORS",
     "EXIT_OK",
-    "KEY_ENV_VARS",
     "choose_model",
     "eprint",
     "int_at_least",
@@ -37,8 +33,6 @@ __all__ = [
     "non_negative_float",
     "open_fraction",
     "positive_float",
-    "redact",
-    "secrets_from_env",
 ]
 
 EXIT_OK = 0
@@ -46,7 +40,6 @@ EXIT_BUG = 1
 EXIT_CONFIG = 2
 EXIT_ITEM_ERRORS = 3
 EXIT_INTERRUPTED = 130
-KEY_ENV_VARS = ("OPENAI_API_KEY", "GOOGLE_API_KEY", "GEMINI_API_KEY", "ANTHROPIC_API_KEY")
 
 _KEYED_DEFAULTS = (
     ("GOOGLE_API_KEY", "google/gemini-2.5-flash"),
@@ -58,19 +51,6 @@ _KEYED_DEFAULTS = (
 def eprint(*parts: object, file: TextIO | None = None) -> None:
     """Print to stderr (or `file`), flushed at once."""
     print(*parts, file=file or sys.stderr, flush=True)
-
-
-def secrets_from_env() -> list[str]:
-    """API key values present in the environment, recorded as in use (see `redaction`)."""
-    found = [v for k in KEY_ENV_VARS if (v := os.environ.get(k, ""))]
-    for key in found:
-        remember_key(key)
-    return found
-
-
-def redact(text: str, secrets: list[str]) -> str:
-    """`text` without any key in use or in `secrets`, whole or as a fragment (see `redaction`)."""
-    return redact_keys(text, secrets)
 
 
 def _number(text: str, kind: type[int] | type[float]) -> float:

@@ -13,17 +13,17 @@ has not (--resume, --report, --dry-run, a table on stdout) is refused in one lin
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ..cache import default_cache_dir
-from ..datasets.conversations import load_sections
 from ..distributed.job import JobSummary
 from ..errors import ConfigError
+from ..redaction import redact, remember_env_keys
 from ._batch import EXIT_STOPPED
-from ._common import EXIT_ITEM_ERRORS, EXIT_OK, eprint, redact, secrets_from_env
-from ._flags import chosen_models, evaluator_options, metric_list
-from ._noise_flags import noise_options
+from ._common import EXIT_ITEM_ERRORS, EXIT_OK, eprint
+from ._runflags import RunFlags
 from ._sink import write_summary_json
 
 __all__ = ["add_engine_arguments", "check_engine_flags", "run_distributed"]
@@ -100,81 +100,57 @@ def check_engine_flags(args: argparse.Namespace) -> None:
         )
 
 
-def _format(path: str, flag: str) -> str:
-    fmt = _FORMATS.get(Path(path).suffix.lower())
+def _format(path: str | None, flag: str) -> str:
+    fmt = _FORMATS.get(Path(path or "").suffix.lower())
     if fmt is None:
         raise ConfigError(f"{flag} {path}: name a .parquet, .jsonl or .csv file")
     return fmt
 
 
-def _job_options(args: argparse.Namespace) -> dict[str, Any]:
-    options = evaluator_options(args)
+def _job_options(flags: RunFlags) -> dict[str, Any]:
+    options = flags.evaluator_options()
     opened = options.pop("cache")
     if opened is not None:
         opened.close()  # the workers open their own files under cache_dir
-    cache_dir = None if args.no_cache else str(args.cache_dir or default_cache_dir())
+    cache_dir = None if flags.no_cache else str(flags.cache_dir or default_cache_dir())
     return {
         **options,
-        "concurrency": args.concurrency,
-        "rpm": args.rpm,
-        "tpm": args.tpm,
-        "max_cost": args.max_cost,
-        "workers": args.workers,
+        "concurrency": flags.concurrency,
+        "rpm": flags.rpm,
+        "tpm": flags.tpm,
+        "max_cost": flags.max_cost,
+        "workers": flags.workers,
         "cache_dir": cache_dir,
     }
 
 
-def _summary_job(args: argparse.Namespace) -> dict[str, Any]:
-    return {
-        "input_col": args.input_column,
-        "summary_col": args.summary_column,
-        "enabled_metrics": metric_list(args),
-        **noise_options(args),
-        "logprobs": not args.no_logprobs,
-        "single_call": args.single_call,
-        "prompt_layout": args.prompt_layout,
-    }
-
-
-def _conversation_job(args: argparse.Namespace) -> dict[str, Any]:
-    sections = load_sections(args.sections) if args.sections else []
-    if not sections:
-        eprint("sumjudge: no --sections given: adherence and completeness will be N/A")
-    return {
-        "transcript_col": args.transcript_column,
-        "summary_col": args.summary_column,
-        "metrics": metric_list(args),
-        "sections": [d.model_dump() for d in sections],
-    }
-
-
-def run_distributed(args: argparse.Namespace, kind: str = "summary") -> int:
+def run_distributed(
+    flags: RunFlags, rows: Callable[[], dict[str, Any]], kind: str = "summary"
+) -> int:
     """Run `sumjudge evaluate|autoeval --engine spark|ray`; returns the exit code.
 
     Args:
-        args: the parsed flags.
+        flags: the shared flags.
+        rows: the subcommand's own job arguments (its columns, metrics and options),
+            made after the judge is chosen.
         kind: "summary" (`evaluate`) or "conversation" (`autoeval`).
     """
-    model = chosen_models(args)
-    rows = _summary_job(args) if kind == "summary" else _conversation_job(args)
-    job = {"model": model, **rows, **_job_options(args)}
-    run = _run_spark if args.engine == "spark" else _run_ray
-    summary = run(args, job, kind)
-    secrets = secrets_from_env()
-    eprint(redact(f"sumjudge: {args.engine} wrote {args.output}: {summary.line()}", secrets))
-    if args.summary_json:
-        write_summary_json(
-            args.summary_json,
-            {"judge": model if isinstance(model, str) else "+".join(model), **summary.to_dict()},
-            secrets,
-        )
+    model = flags.models()
+    job = {"model": model, **rows(), **_job_options(flags)}
+    run = _run_spark if flags.engine == "spark" else _run_ray
+    summary = run(flags, job, kind)
+    remember_env_keys()
+    eprint(redact(f"sumjudge: {flags.engine} wrote {flags.output}: {summary.line()}"))
+    if flags.summary_json:
+        judge = model if isinstance(model, str) else "+".join(model)
+        write_summary_json(flags.summary_json, {"judge": judge, **summary.to_dict()})
     if summary.counts.get("not_run"):
         return EXIT_STOPPED
     failed = summary.counts.get("failed", 0) + summary.counts.get("invalid", 0)
     return EXIT_ITEM_ERRORS if failed else EXIT_OK
 
 
-def _run_spark(args: argparse.Namespace, job: dict[str, Any], kind: str) -> JobSummary:
+def _run_spark(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary:
     try:
         from pyspark.sql import SparkSession
         from pyspark.sql import functions as F
@@ -182,24 +158,24 @@ def _run_spark(args: argparse.Namespace, job: dict[str, Any], kind: str) -> JobS
         raise ConfigError("--engine spark needs pyspark: pip install 'sumjudge[spark]'") from None
     from ..spark import autoeval_spark, evaluate_spark
 
-    builder = SparkSession.builder.appName(f"sumjudge {args.command}")
-    if args.spark_master:
-        builder = builder.master(args.spark_master)
+    builder = SparkSession.builder.appName(f"sumjudge {flags.command}")
+    if flags.spark_master:
+        builder = builder.master(flags.spark_master)
     spark = builder.getOrCreate()  # without a master (spark-submit's or the flag): local[*]
     csv: dict[str, bool | str] = {"header": True, "multiLine": True, "escape": '"'}
-    source_format, out_format = _format(args.file, "FILE"), _format(args.output, "-o")
+    source_format, out_format = _format(flags.file, "FILE"), _format(flags.output, "-o")
     reader = spark.read.options(**(csv if source_format == "csv" else {}))
-    df = reader.format(source_format).load(args.file)
-    slots = args.workers or spark.sparkContext.defaultParallelism
+    df = reader.format(source_format).load(flags.file)
+    slots = flags.workers or spark.sparkContext.defaultParallelism
     if df.rdd.getNumPartitions() < slots:  # one small file is one partition: one worker
         df = df.repartition(slots)
-    id_col = args.id_column if args.id_column in df.columns else None
+    id_col = flags.id_column if flags.id_column in df.columns else None
     judge = evaluate_spark if kind == "summary" else autoeval_spark
     out = judge(df, id_col=id_col, **job)
     writer = out.write.mode("errorifexists").format(out_format)
-    writer.options(**(csv if out_format == "csv" else {})).save(args.output)
+    writer.options(**(csv if out_format == "csv" else {})).save(flags.output)
     reread = spark.read.options(**(csv if out_format == "csv" else {}))
-    back = reread.format(out_format).load(args.output)
+    back = reread.format(out_format).load(flags.output)
     cost = F.get_json_object("result_json", "$.meta.run.cost_usd").cast("double")
     rows = back.groupBy("status").agg(F.count("*").alias("n"), F.sum(cost).alias("cost")).collect()
     summary = JobSummary()
@@ -209,7 +185,7 @@ def _run_spark(args: argparse.Namespace, job: dict[str, Any], kind: str) -> JobS
     return summary
 
 
-def _run_ray(args: argparse.Namespace, job: dict[str, Any], kind: str) -> JobSummary:
+def _run_ray(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary:
     try:
         import ray
         import ray.data
@@ -220,24 +196,24 @@ def _run_ray(args: argparse.Namespace, job: dict[str, Any], kind: str) -> JobSum
     from ..ray import autoeval_ray, evaluate_ray
 
     if not ray.is_initialized():
-        ray.init(address=args.ray_address, include_dashboard=False, log_to_driver=False)
+        ray.init(address=flags.ray_address, include_dashboard=False, log_to_driver=False)
     readers: dict[str, Any] = {
         "parquet": ray.data.read_parquet,
         "json": ray.data.read_json,
         "csv": ray.data.read_csv,
     }
-    source_format, out_format = _format(args.file, "FILE"), _format(args.output, "-o")
+    source_format, out_format = _format(flags.file, "FILE"), _format(flags.output, "-o")
     workers = int(job.get("workers") or 2)
     # At least two blocks per actor, so that every actor has work (JSON lines are read
     # by pyarrow: one object per line).
     read = readers[source_format]
     # Read first: read tasks and the actors would otherwise compete for the same CPUs.
-    ds = read(args.file, override_num_blocks=workers * 2).materialize()
-    id_col = args.id_column if args.id_column in ds.columns() else None
+    ds = read(flags.file, override_num_blocks=workers * 2).materialize()
+    id_col = flags.id_column if flags.id_column in ds.columns() else None
     judge = evaluate_ray if kind == "summary" else autoeval_ray
     out = judge(ds, id_col=id_col, **job).materialize()
     writers = {"parquet": out.write_parquet, "json": out.write_json, "csv": out.write_csv}
-    writers[out_format](args.output)
+    writers[out_format](flags.output)
 
     states = ("ok", "failed", "invalid", "not_run")
 

@@ -2,8 +2,8 @@
 
 `add_judge_arguments`, `add_input_arguments` and `add_output_arguments` add the flags that
 choose and configure the judge, read the inputs and shape stdout; `check_flags` rejects
-impossible values in one line; `evaluator_options` turns the flags, with the engine flags
-(`_batch.py`), into evaluator arguments. `DefaultsHelpFormatter` states every default.
+impossible values in one line; what the shared flags build is `RunFlags`'s
+(`_runflags.py`). `DefaultsHelpFormatter` states every default.
 """
 
 from __future__ import annotations
@@ -11,17 +11,13 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shlex
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from ..batch.options import BatchOptions
-from ..cache import default_cache_dir
 from ..errors import ConfigError
 from ..metrics._base import _LANGUAGES
-from ._batch import add_batch_arguments, cache_from_args, price_from_args, retry_policy_from_args
-from ._common import _KEYED_DEFAULTS, choose_model, eprint, name_list, non_empty, positive_float
+from ._batch import add_batch_arguments
+from ._common import _KEYED_DEFAULTS, eprint, name_list, non_empty, positive_float
 
 __all__ = [
     "FORMATS",
@@ -31,10 +27,8 @@ __all__ = [
     "add_output_arguments",
     "add_run_arguments",
     "check_flags",
-    "chosen_models",
-    "evaluator_options",
-    "metric_list",
     "reader_options",
+    "use_http_client",
     "warn",
 ]
 
@@ -172,21 +166,6 @@ def add_batch_api_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def batch_options(args: argparse.Namespace) -> BatchOptions | bool:
-    """The `batch_api` evaluator argument of --batch-api, --no-wait and --batch-poll."""
-    if not getattr(args, "batch_api", False):
-        return False
-    argv = [a for a in getattr(args, "argv", None) or [] if a != "--no-wait"]
-    base = args.cache_dir if getattr(args, "cache_dir", None) else default_cache_dir()
-    return BatchOptions(
-        wait=not args.no_wait,
-        poll_interval=args.batch_poll,
-        jobs_dir=Path(base) / "jobs",
-        progress=lambda line: eprint(f"sumjudge: {line}"),
-        command=("sumjudge " + shlex.join(argv)) if argv else "",
-    )
-
-
 _CODE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$")
 
 
@@ -213,21 +192,6 @@ def check_flags(args: argparse.Namespace) -> None:
         raise ConfigError("--resume needs -o/--output FILE: the results file to continue")
 
 
-def chosen_models(args: argparse.Namespace) -> str | list[str]:
-    """The --model value: one judge, or the panel when --model was given more than once."""
-    given: list[str] = args.model or []
-    if len(given) <= 1:
-        return choose_model(given[0] if given else None, args.base_url)
-    return given
-
-
-def metric_list(args: argparse.Namespace) -> list[str] | None:
-    """The --metrics value as a list (None: the evaluator's default)."""
-    if not args.metrics:
-        return None
-    return [m.strip() for m in args.metrics.split(",") if m.strip()]
-
-
 def reader_options(
     args: argparse.Namespace, on_warning: Callable[[str], None] | None = warn
 ) -> dict[str, Any]:
@@ -250,27 +214,9 @@ def add_http_client_argument(p: argparse.ArgumentParser) -> None:
     )
 
 
-def apply_http_client(args: argparse.Namespace) -> None:
-    """Make --http-client the run's choice."""
-    if getattr(args, "http_client", None):
+def use_http_client(choice: str | None) -> None:
+    """Make --http-client (`choice`; None: not given) the run's choice."""
+    if choice:
         # The documented way the choice reaches every judge built for this run (a panel's
         # members, the re-built judge of a batch job): the variable `choose_http_client` reads.
-        os.environ["SUMJUDGE_HTTP_CLIENT"] = args.http_client
-
-
-def evaluator_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The evaluator arguments every batch subcommand takes from its flags."""
-    table, price = price_from_args(args)
-    apply_http_client(args)
-    return {
-        "base_url": args.base_url,
-        "explanation_language": args.language,
-        "retry_policy": retry_policy_from_args(args),
-        "timeout": args.timeout,
-        "cache": cache_from_args(args),
-        "prices": table,
-        "price": price,
-        "context_window": args.context_window,
-        "long_source": args.long_source,
-        "batch_api": batch_options(args),
-    }
+        os.environ["SUMJUDGE_HTTP_CLIENT"] = choice

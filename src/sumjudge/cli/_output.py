@@ -7,13 +7,13 @@ nothing to stream) and shows stdout as JSON lines, one JSON array or a table.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 from collections.abc import Container, Sequence
 from typing import Any, Generic, TextIO, TypeVar
 
-from ._common import redact
+from ..redaction import redact
+from ._runflags import RunFlags
 from ._sink import RecordSink
 from ._table import ResultTable
 
@@ -75,32 +75,32 @@ class Output:
 
     def __init__(
         self,
-        args: argparse.Namespace,
+        flags: RunFlags,
         *,
         single: bool,
         kind: str,
         metrics: Sequence[str],
-        secrets: list[str],
         stdout: TextIO,
     ) -> None:
         self.tty = stdout.isatty()
         self.stdout = stdout
-        self.to_file = bool(args.output)
-        if args.format:
-            self.fmt: str | None = args.format
+        self.output = flags.output
+        self.resume = flags.resume
+        self.to_file = bool(flags.output)
+        if flags.format:
+            self.fmt: str | None = flags.format
         elif self.to_file:
             self.fmt = "table" if self.tty else None  # the file has the records
         else:
             self.fmt = "table" if self.tty else "jsonl"
         self.single = single
-        self.secrets = secrets
         self.table = ResultTable(kind, metrics) if self.fmt == "table" else None
         self.collected: list[dict[str, Any]] = []
 
-    def sink(self, args: argparse.Namespace) -> contextlib.AbstractContextManager[Any]:
+    def sink(self) -> contextlib.AbstractContextManager[Any]:
         """The JSON-lines sink: the -o file, stdout (jsonl), or none."""
         if self.to_file or self.fmt == "jsonl":
-            return RecordSink(args.output, resume=args.resume, secrets=self.secrets)
+            return RecordSink(self.output, resume=self.resume)
         return NoSink()
 
     def emit(self, sink: Any, data: dict[str, Any]) -> None:
@@ -124,5 +124,5 @@ class Output:
                 self._print(line)
 
     def _print(self, text: str) -> None:
-        self.stdout.write(redact(text, self.secrets) + "\n")
+        self.stdout.write(redact(text) + "\n")
         self.stdout.flush()

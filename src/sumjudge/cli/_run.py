@@ -1,22 +1,22 @@
-"""The one runner of the batch subcommands (`evaluate`, `autoeval`).
+"""The one runner of the batch subcommands (`evaluate`, `autoeval`, `pairwise`).
 
-`run_evaluator_command` is all a subcommand calls once it has its inputs: it builds the
-evaluator from the flags (`build_evaluator`: a dry run needs no API key) and hands it to
-`run_batch_command`, which does everything after the evaluator exists, identically for
-every batch subcommand: the dry run, the output (in input order, as JSON lines, one JSON
-array or a table: `_output.py`), resume, progress, per-row error lines, the run summary
-and its JSON, key redaction everywhere, the report and the exit code. A subcommand
-supplies only its inputs, how to build its evaluator, the report's inputs and, optionally,
-a dataset summary printed at the end.
+`run_batch` is all a subcommand calls once it has its inputs and its `RunFlags`: it
+builds the evaluator from the flags (a dry run needs no API key) and does everything
+after, identically for every batch subcommand: the dry run, the output (in input order,
+as JSON lines, one JSON array or a table: `_output.py`), resume, progress, per-row error
+lines, the run summary and its JSON, key redaction everywhere (`sumjudge.redaction`: the
+environment's keys are recorded first), the report and the exit code. A subcommand
+supplies only its inputs, how to build its evaluator, the report's inputs and,
+optionally, a dataset summary printed at the end.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
+import dataclasses
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -24,28 +24,16 @@ from ..batch.options import BatchOptions, BatchReport
 from ..errors import DataError, MissingCredentialsError
 from ..evaluators.base import Evaluator
 from ..evaluators.records import Record, item_id
+from ..redaction import redact, remember_env_keys
 from ..runner import RunSummary
 from ..tokens import check_context
 from ._batch import EXIT_STOPPED, BatchProgress, _Spinner, run_records
-from ._common import (
-    EXIT_CONFIG,
-    EXIT_ITEM_ERRORS,
-    EXIT_OK,
-    eprint,
-    redact,
-    secrets_from_env,
-)
-from ._flags import chosen_models, evaluator_options, metric_list
+from ._common import EXIT_CONFIG, EXIT_ITEM_ERRORS, EXIT_OK, eprint
 from ._output import InOrder, Output
+from ._runflags import RunFlags
 from ._sink import write_summary_json
 
-__all__ = [
-    "DRY_RUN_KEY",
-    "DatasetSummary",
-    "build_evaluator",
-    "run_batch_command",
-    "run_evaluator_command",
-]
+__all__ = ["DRY_RUN_KEY", "DatasetSummary", "run_batch"]
 
 DRY_RUN_KEY = "sumjudge-dry-run-placeholder"
 """The credential a dry run builds a keyless judge with; a dry run sends nothing."""
@@ -68,72 +56,87 @@ class DatasetSummary(Protocol):
 E = TypeVar("E", bound=Evaluator[Any, Any])
 
 
-def build_evaluator(args: argparse.Namespace, make: Callable[[str | None], E]) -> E:
-    """`make(model_credentials)`; a dry run without the provider's key gets a placeholder.
+def _build_evaluator(flags: RunFlags, make: Callable[[dict[str, Any], list[str] | None], E]) -> E:
+    """`make` with the shared evaluator arguments; a keyless dry run gets a placeholder.
 
     The dry run only plans and counts (it never calls the judge), so the placeholder
     `DRY_RUN_KEY` is never sent anywhere; a real run without a key fails as before.
     """
+    model = flags.models()
+    options = flags.evaluator_options()
+    metrics = flags.metric_list()
+
+    def build(credentials: str | None) -> E:
+        return make({"model": model, "model_credentials": credentials, **options}, metrics)
+
     try:
-        return make(None)
+        return build(None)
     except MissingCredentialsError as exc:
-        if not args.dry_run:
+        if not flags.dry_run:
             raise
         eprint(
             f"sumjudge: {exc.env_var} is not set: fine for a dry run, which sends nothing "
             "(a real run needs it)"
         )
-        return make(DRY_RUN_KEY)
+        return build(DRY_RUN_KEY)
 
 
-async def run_evaluator_command(
-    args: argparse.Namespace,
+async def run_batch(
+    flags: RunFlags,
     make: Callable[[dict[str, Any], list[str] | None], E],
     items: Iterable[Any],
     total: int | None,
     *,
     kind: str,
-    report_inputs: Callable[[argparse.Namespace], Any],
+    report_inputs: Callable[[], Any],
     single: bool = False,
     dataset: DatasetSummary | None = None,
     summary: RunSummary | None = None,
 ) -> int:
-    """Build the subcommand's evaluator from the flags and run the batch; the exit code.
+    """Build the subcommand's evaluator, run the batch (or the dry run), report; the exit code.
 
     Args:
-        args: the parsed flags.
+        flags: the shared flags.
         make: builds the evaluator from the keyword arguments every batch subcommand
-            shares (`model` of `choose_model`, `model_credentials`: see `build_evaluator`,
-            and the `evaluator_options` of the flags) and the --metrics list (None: the
-            evaluator's default).
+            shares (`model` of `RunFlags.models`, `model_credentials`, and
+            `RunFlags.evaluator_options`) and the --metrics list (None: the evaluator's
+            default).
         items: the inputs (pulled lazily).
         total: how many there are, when known (for the progress bar).
-        kind: the table's kind ("summary" or "conversation", see `ResultTable`).
+        kind: the table's kind ("summary", "conversation" or "pairwise", see `ResultTable`).
         report_inputs: the report's input rows (`--report`), read after the run.
         single: one pair of files (no progress bar; a spinner on a long item).
         dataset: dataset-level figures printed at the end.
         summary: the run summary to fill (default: a new one).
     """
-    model = chosen_models(args)
-    options = evaluator_options(args)
-    metrics = metric_list(args)
-
-    def build(credentials: str | None) -> E:
-        return make({"model": model, "model_credentials": credentials, **options}, metrics)
-
-    evaluator = build_evaluator(args, build)
-    return await run_batch_command(
-        args,
-        evaluator,
-        items,
-        total,
-        kind=kind,
-        metrics=list(evaluator.metric_versions),  # the requested metrics, in order
-        single=single,
-        dataset=dataset,
-        write_report=lambda args, judge: _write_report(args, judge, report_inputs(args)),
-        summary=summary,
-    )
+    evaluator = _build_evaluator(flags, make)
+    remember_env_keys()
+    try:
+        if flags.dry_run:
+            return _dry_run(flags, evaluator, items)
+        if flags.report and not flags.output:
+            output = str(Path(flags.report).with_suffix(".jsonl"))
+            flags = dataclasses.replace(flags, output=output)
+            eprint(f"sumjudge: results for the report go to {output}")
+        metrics = list(evaluator.metric_versions)  # the requested metrics, in order
+        out = Output(flags, single=single, kind=kind, metrics=metrics, stdout=sys.stdout)
+        try:
+            with out.sink() as sink:
+                code = await _judge(
+                    flags, evaluator, items, total, sink, out, dataset, summary
+                )
+        except _BatchWaiting as waiting:  # --no-wait: the job runs on; nothing is written
+            for line in waiting.lines:
+                eprint(redact(f"sumjudge: {line}"))
+            return EXIT_OK
+        if flags.report and flags.output:  # the output is set: given, or derived above
+            title = f"sumjudge {flags.command} ({evaluator.judge_name})"
+            _write_report(flags.output, flags.report, title, report_inputs())
+        return code
+    finally:
+        await evaluator.aclose()
+        if evaluator.cache is not None:
+            evaluator.cache.close()
 
 
 class _BatchWaiting(Exception):
@@ -150,12 +153,10 @@ class _BatchWaiting(Exception):
         super().__init__(self.lines[0])
 
 
-def _write_report(args: argparse.Namespace, judge: str, inputs: Any) -> None:
+def _write_report(results: str, report: str, title: str, inputs: Any) -> None:
     from ..report import write_report
 
-    path = write_report(
-        args.output, args.report, inputs=inputs, title=f"sumjudge {args.command} ({judge})"
-    )
+    path = write_report(results, report, inputs=inputs, title=title)
     eprint(f"sumjudge: report written to {path}")
 
 
@@ -185,21 +186,16 @@ def _unfit_items(
             )
 
 
-def _dry_run(
-    args: argparse.Namespace,
-    evaluator: Evaluator[Any, Any],
-    items: Iterable[Any],
-    secrets: list[str],
-) -> int:
+def _dry_run(flags: RunFlags, evaluator: Evaluator[Any, Any], items: Iterable[Any]) -> int:
     unfit: list[dict[str, Any]] = []
     estimate = evaluator.estimate_cost(_unfit_items(evaluator, items, unfit))
     for line in estimate.lines():
-        eprint(redact(f"sumjudge: {line}", secrets))
+        eprint(redact(f"sumjudge: {line}"))
     window = evaluator.context_window
     if unfit:
         then = (
             "they will be judged by parts (--long-source chunked)"
-            if args.long_source == "chunked"
+            if flags.long_source == "chunked"
             else "they will fail; judge them by parts with --long-source chunked, or use a "
             "judge with a larger window"
         )
@@ -212,8 +208,7 @@ def _dry_run(
             eprint(
                 redact(
                     f"sumjudge:   {name}: ~{u['needed_tokens']} tokens needed "
-                    f"(source ~{u['source_tokens']})",
-                    secrets,
+                    f"(source ~{u['source_tokens']})"
                 )
             )
         if len(unfit) > _UNFIT_LISTED:
@@ -221,63 +216,8 @@ def _dry_run(
     elif window is not None:
         eprint(f"sumjudge: every item fits {evaluator.judge_name}'s window of {window} tokens")
     doc = {**estimate.to_dict(), "context_window": window, "over_context_window": unfit}
-    print(redact(json.dumps(doc, indent=2), secrets))
+    print(redact(json.dumps(doc, indent=2)))
     return EXIT_OK
-
-
-async def run_batch_command(
-    args: argparse.Namespace,
-    evaluator: Evaluator[Any, Any],
-    items: Iterable[Any],
-    total: int | None,
-    *,
-    kind: str,
-    metrics: Sequence[str],
-    single: bool = False,
-    dataset: DatasetSummary | None = None,
-    write_report: Callable[[argparse.Namespace, str], None] | None = None,
-    summary: RunSummary | None = None,
-) -> int:
-    """Run the batch (or the dry run) and report it; returns the exit code.
-
-    Args:
-        args: the parsed flags.
-        evaluator: the evaluator, closed at the end.
-        items: the inputs (pulled lazily).
-        total: how many there are, when known (for the progress bar).
-        kind: the table's kind ("summary" or "conversation", see `ResultTable`).
-        metrics: the table's metric columns.
-        single: one pair of files (no progress bar; a spinner on a long item).
-        dataset: dataset-level figures printed at the end.
-        write_report: writes the HTML report after the run (`--report`).
-        summary: the run summary to fill (default: a new one).
-    """
-    secrets = secrets_from_env()
-    try:
-        if args.dry_run:
-            return _dry_run(args, evaluator, items, secrets)
-        if args.report and not args.output:
-            args.output = str(Path(args.report).with_suffix(".jsonl"))
-            eprint(f"sumjudge: results for the report go to {args.output}")
-        output = Output(
-            args, single=single, kind=kind, metrics=metrics, secrets=secrets, stdout=sys.stdout
-        )
-        try:
-            with output.sink(args) as sink:
-                code = await _judge(
-                    args, evaluator, items, total, sink, output, secrets, dataset, summary
-                )
-        except _BatchWaiting as waiting:  # --no-wait: the job runs on; nothing is written
-            for line in waiting.lines:
-                eprint(redact(f"sumjudge: {line}", secrets))
-            return EXIT_OK
-        if args.report and write_report is not None:
-            write_report(args, evaluator.judge_name)
-        return code
-    finally:
-        await evaluator.aclose()
-        if evaluator.cache is not None:
-            evaluator.cache.close()
 
 
 def summary_lines(summary: RunSummary, evaluator: Evaluator[Any, Any]) -> list[str]:
@@ -292,29 +232,28 @@ def summary_lines(summary: RunSummary, evaluator: Evaluator[Any, Any]) -> list[s
 
 
 async def _judge(
-    args: argparse.Namespace,
+    flags: RunFlags,
     evaluator: Evaluator[Any, Any],
     items: Iterable[Any],
     total: int | None,
     sink: Any,
     output: Output,
-    secrets: list[str],
     dataset: DatasetSummary | None,
     summary: RunSummary | None,
 ) -> int:
     summary = summary if summary is not None else RunSummary()
     if sink.done:
-        eprint(f"sumjudge: resuming: {len(sink.done)} item(s) already done in {args.output}")
+        eprint(f"sumjudge: resuming: {len(sink.done)} item(s) already done in {flags.output}")
         if total is not None:
             total -= len(sink.done)
     single = output.single
     offline = evaluator.capabilities.mode == "offline"
     progress = BatchProgress(
-        total, enabled=not single and not args.no_progress, show_spend=not offline
+        total, enabled=not single and not flags.no_progress, show_spend=not offline
     )
     in_order: InOrder[dict[str, Any]] = InOrder(sink.done)
-    spinner = _Spinner(sys.stderr, enabled=single and not args.no_progress)
-    records, batch = run_records(args, evaluator, items, skip=sink.done, summary=summary)
+    spinner = _Spinner(sys.stderr, enabled=single and not flags.no_progress)
+    records, batch = run_records(flags, evaluator, items, skip=sink.done, summary=summary)
     try:
         with spinner:
             async for record in records:
@@ -323,14 +262,12 @@ async def _judge(
                 for data in in_order.add(record.index, record.to_dict()):
                     output.emit(sink, data)
                 if record.error is not None:
-                    progress.write(redact(f"sumjudge: error: {record.error.located}", secrets))
+                    progress.write(redact(f"sumjudge: error: {record.error.located}"))
                 elif record.status == "failed":
                     reasons = "; ".join(
                         f"{f.get('metric') or 'item'}: {f['reason']}" for f in record.failures
                     )
-                    progress.write(
-                        redact(f"sumjudge: row {record.index} failed: {reasons}", secrets)
-                    )
+                    progress.write(redact(f"sumjudge: row {record.index} failed: {reasons}"))
                 progress.update(summary)
     finally:
         # Normally empty; after an interruption, what finished is still written (in order).
@@ -348,9 +285,8 @@ async def _judge(
         done_note = " (this run; resumed items not included)" if sink.done else ""
         eprint(
             redact(
-                f"sumjudge: {args.command} by {evaluator.judge_name}{done_note}: "
-                f"{dataset.render()}",
-                secrets,
+                f"sumjudge: {flags.command} by {evaluator.judge_name}{done_note}: "
+                f"{dataset.render()}"
             )
         )
         extra["averages"] = dataset.to_dict()
@@ -360,26 +296,26 @@ async def _judge(
             f"{failures} with errors"
         )
     for line in summary_lines(summary, evaluator):
-        eprint(redact(f"sumjudge: {line}", secrets))
+        eprint(redact(f"sumjudge: {line}"))
     for line in batch.report.lines() if batch is not None else []:
-        eprint(redact(f"sumjudge: {line}", secrets))
-    if args.summary_json:
+        eprint(redact(f"sumjudge: {line}"))
+    if flags.summary_json:
         summary_data = {"judge": evaluator.judge_name, **summary.to_dict(), **extra}
-        write_summary_json(args.summary_json, summary_data, secrets)
+        write_summary_json(flags.summary_json, summary_data)
     if summary.key_refused:
-        eprint(_refused_line(evaluator, summary, args))
+        eprint(_refused_line(evaluator, summary, flags))
         return EXIT_CONFIG  # the key is the user's to fix; --resume continues after
     if summary.unreachable:
-        eprint(redact(_unreachable_line(summary, args), secrets))
+        eprint(redact(_unreachable_line(summary, flags)))
         return EXIT_ITEM_ERRORS  # items were not judged; --resume judges them later
     if summary.stopped:
         return EXIT_STOPPED
     return EXIT_ITEM_ERRORS if (summary.failed or summary.invalid) else EXIT_OK
 
 
-def _unreachable_line(summary: RunSummary, args: argparse.Namespace) -> str:
+def _unreachable_line(summary: RunSummary, flags: RunFlags) -> str:
     """What to do after the judge's server could not be reached: the reason, how to go on."""
-    resume = "the same command with --resume" if getattr(args, "output", None) else "it"
+    resume = "the same command with --resume" if flags.output else "it"
     again = f"start it (or fix --base-url) and rerun {resume}"
     return (
         f"sumjudge: error: the run stopped: {summary.stopped} ({summary.not_run} item(s) "
@@ -387,11 +323,11 @@ def _unreachable_line(summary: RunSummary, args: argparse.Namespace) -> str:
     )
 
 
-def _refused_line(evaluator: Any, summary: RunSummary, args: argparse.Namespace) -> str:
+def _refused_line(evaluator: Any, summary: RunSummary, flags: RunFlags) -> str:
     """What to do after the judge refused the key: which variable, and how to continue."""
     env_var = getattr(getattr(evaluator.caller, "judge", None), "env_var", None)
     where = f"set {env_var} to a valid key" if env_var else "check the judge's API key"
-    again = " and rerun with --resume" if getattr(args, "output", None) else " and rerun"
+    again = " and rerun with --resume" if flags.output else " and rerun"
     return (
         f"sumjudge: error: the judge refused the API key, so the run stopped "
         f"({summary.not_run} item(s) not run): {where}{again}"

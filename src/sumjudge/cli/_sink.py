@@ -2,7 +2,7 @@
 
 - `RecordSink` streams one JSON line per finished item, flushed at once (see below).
 - `write_summary_json` writes the run summary whole or not at all.
-- Secrets (API keys from the environment) are redacted from everything written.
+- Keys in use (`sumjudge.redaction`) are redacted from everything written.
 
 How `RecordSink` keeps a good file safe (T is the output, P is `T.partial` beside it):
 
@@ -40,7 +40,7 @@ from types import TracebackType
 from typing import Any, Literal, TextIO
 
 from ..errors import ConfigError
-from ._common import redact
+from ..redaction import redact
 from ._safety import RunInterrupted, atomic_write_text, is_regular_or_missing, named_errors
 
 __all__ = ["RecordSink", "write_summary_json"]
@@ -49,9 +49,9 @@ FINISHED = ("ok", "invalid")
 PARTIAL_SUFFIX = ".partial"
 
 
-def write_summary_json(path: str | Path, data: dict[str, Any], secrets: list[str]) -> None:
+def write_summary_json(path: str | Path, data: dict[str, Any]) -> None:
     """Write the run summary `data` as JSON to `path`, redacted, whole or not at all."""
-    atomic_write_text(path, redact(json.dumps(data, indent=2), secrets) + "\n")
+    atomic_write_text(path, redact(json.dumps(data, indent=2)) + "\n")
 
 
 def _sort_by_index(path: Path) -> None:
@@ -106,7 +106,6 @@ class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
         resume: keep the finished records of an existing `path` (and of its partial
             file) and report their indices in `.done`.
         pretty: indent the JSON (single-item mode).
-        secrets: strings to redact from every line.
 
     Attributes:
         done: indices of the finished records kept by `resume`.
@@ -121,10 +120,8 @@ class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
         *,
         resume: bool = False,
         pretty: bool = False,
-        secrets: list[str] | None = None,
     ) -> None:
         self.done: set[int] = set()
-        self.secrets = secrets or []
         self.pretty = pretty
         self.written = 0
         self.path = Path(path) if path is not None else None
@@ -189,7 +186,7 @@ class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
         """Write one record as a line, redacted, flushed at once."""
         text = json.dumps(data, ensure_ascii=False, indent=2 if self.pretty else None)
         with named_errors(self.stream_path or Path("<stdout>")):
-            self._fh.write(redact(text, self.secrets) + "\n")
+            self._fh.write(redact(text) + "\n")
             self._fh.flush()
         self.written += 1
 

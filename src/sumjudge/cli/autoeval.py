@@ -31,7 +31,8 @@ from ._flags import (
     add_run_arguments,
     reader_options,
 )
-from ._run import run_evaluator_command
+from ._run import run_batch
+from ._runflags import RunFlags
 
 __all__ = ["add_parser", "run"]
 
@@ -117,7 +118,7 @@ def _rows(args: argparse.Namespace) -> Iterable[ConversationItem | DataError]:
     )
 
 
-async def _run(args: argparse.Namespace) -> int:
+async def _run(args: argparse.Namespace, flags: RunFlags) -> int:
     items, sections, total = _inputs(args)
 
     def make(common: dict[str, Any], metrics: list[str] | None) -> AutoEvaluator:
@@ -125,13 +126,13 @@ async def _run(args: argparse.Namespace) -> int:
             metrics=metrics, sections=sections, rubric_cache=args.rubric_cache, **common
         )
 
-    return await run_evaluator_command(
-        args,
+    return await run_batch(
+        flags,
         make,
         items,
         total,
         kind="conversation",
-        report_inputs=_report_inputs,
+        report_inputs=lambda: _report_inputs(args),
         dataset=DatasetSummary(),
     )
 
@@ -143,8 +144,22 @@ def _report_inputs(args: argparse.Namespace) -> Any:
     return load_contact_center_dataset().load() if args.example else list(_rows(args))
 
 
+def _job_rows(args: argparse.Namespace, flags: RunFlags) -> dict[str, Any]:
+    """The job arguments of autoeval's own flags (`--engine spark|ray`)."""
+    sections = load_sections(args.sections) if args.sections else []
+    if not sections:
+        eprint("sumjudge: no --sections given: adherence and completeness will be N/A")
+    return {
+        "transcript_col": args.transcript_column,
+        "summary_col": args.summary_column,
+        "metrics": flags.metric_list(),
+        "sections": [d.model_dump() for d in sections],
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `sumjudge autoeval` with the parsed `args`; returns the exit code."""
-    if args.engine != "local":
-        return run_distributed(args, kind="conversation")
-    return asyncio.run(_run(args))
+    flags = RunFlags.from_args(args)
+    if flags.engine != "local":
+        return run_distributed(flags, lambda: _job_rows(args, flags), kind="conversation")
+    return asyncio.run(_run(args, flags))

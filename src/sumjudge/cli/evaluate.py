@@ -25,7 +25,8 @@ from ._flags import (
     warn,
 )
 from ._noise_flags import add_noise_arguments, noise_options
-from ._run import run_evaluator_command
+from ._run import run_batch
+from ._runflags import RunFlags
 
 __all__ = ["add_parser", "run"]
 
@@ -126,7 +127,7 @@ def _rows(
     return read_summary_rows(Path(args.file), input_column=args.input_column, **options)
 
 
-async def _run(args: argparse.Namespace) -> int:
+async def _run(args: argparse.Namespace, flags: RunFlags) -> int:
     items, single, total = _items(args)
     summary = RunSummary()  # filled by the run: a panel's cost lines come from it
     agreement = PanelAgreement(summary) if args.model and len(args.model) > 1 else None
@@ -142,13 +143,13 @@ async def _run(args: argparse.Namespace) -> int:
             **common,
         )
 
-    return await run_evaluator_command(
-        args,
+    return await run_batch(
+        flags,
         make,
         items,
         total,
         kind="summary",
-        report_inputs=_report_inputs,
+        report_inputs=lambda: _report_inputs(args),
         single=single,
         dataset=agreement,
         summary=summary,
@@ -167,8 +168,22 @@ def _report_inputs(args: argparse.Namespace) -> Any:
     return [{"input": text, "summary": _summary_file(args)}]
 
 
+def _job_rows(args: argparse.Namespace, flags: RunFlags) -> dict[str, Any]:
+    """The job arguments of evaluate's own flags (`--engine spark|ray`)."""
+    return {
+        "input_col": args.input_column,
+        "summary_col": args.summary_column,
+        "enabled_metrics": flags.metric_list(),
+        **noise_options(args),
+        "logprobs": not args.no_logprobs,
+        "single_call": args.single_call,
+        "prompt_layout": args.prompt_layout,
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     """Run `sumjudge evaluate` with the parsed `args`; returns the exit code."""
-    if args.engine != "local":
-        return run_distributed(args)
-    return asyncio.run(_run(args))
+    flags = RunFlags.from_args(args)
+    if flags.engine != "local":
+        return run_distributed(flags, lambda: _job_rows(args, flags))
+    return asyncio.run(_run(args, flags))

@@ -26,7 +26,7 @@ from ._common import (
     open_fraction,
     positive_float,
 )
-from ._flags import add_http_client_argument, apply_http_client
+from ._flags import add_http_client_argument, use_http_client
 from ._safety import CommandPaths, atomic_write_text
 
 __all__ = ["add_parser", "run"]
@@ -106,7 +106,7 @@ def meta_eval_paths(args: argparse.Namespace) -> CommandPaths:
 async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
     from ..meta.run import run_meta_eval
 
-    apply_http_client(args)
+    use_http_client(args.http_client)
     model = choose_model(args.model, args.base_url)
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
     datasets = (

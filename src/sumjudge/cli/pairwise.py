@@ -22,7 +22,8 @@ from ..evaluators.pairwise import PairwiseEvaluator, PairwiseSummary
 from ..metrics import SUMMARY_METRICS
 from ..types.pairwise import PairData
 from ._flags import DefaultsHelpFormatter, add_judge_arguments, add_run_arguments, warn
-from ._run import run_evaluator_command
+from ._run import run_batch
+from ._runflags import RunFlags
 
 __all__ = ["add_parser", "run"]
 
@@ -82,13 +83,13 @@ async def _run(args: argparse.Namespace) -> int:
     def make(common: dict[str, Any], metrics: list[str] | None) -> PairwiseEvaluator:
         return PairwiseEvaluator(metrics=metrics, **common)
 
-    return await run_evaluator_command(
-        args,
+    return await run_batch(
+        RunFlags.from_args(args),
         make,
         _rows(args),
         count_rows(args.file, encoding=args.encoding),
         kind="pairwise",
-        report_inputs=lambda _: None,
+        report_inputs=lambda: None,
         dataset=PairwiseSummary(),
     )
 
