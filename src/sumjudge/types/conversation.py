@@ -18,11 +18,12 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 from ..errors import DataError
 from ..text import parse_turn_line, strip_control
 from ..transcripts import TranscriptTurn, parse_transcript, structured_format, turns_from_json
+from ._coerce import validated
 from .summary import OptionalText, Text
 
 __all__ = [
@@ -228,14 +229,6 @@ class ConversationItem(BaseModel):
         return dict(self.summary)
 
 
-def _data_error(exc: ValidationError, index: int | str | None, prefix: str = "") -> DataError:
-    first = exc.errors()[0]
-    loc = ".".join(str(p) for p in first["loc"]) or None
-    msg = "is missing" if first["type"] == "missing" else first["msg"]
-    field = f"{prefix}{loc}" if loc and prefix else (loc or prefix.rstrip(".") or None)
-    return DataError(msg, item=index, field=field)
-
-
 def coerce_conversation(item: Any, index: int | str | None = None) -> ConversationItem:
     """Validate one input item, naming the item and the field when it is unusable."""
     if isinstance(item, ConversationItem):
@@ -262,10 +255,7 @@ def coerce_conversation(item: Any, index: int | str | None = None) -> Conversati
                     item=index,
                     field=f"transcript[{n}]",
                 )
-            try:
-                turns.append(Turn.model_validate(_turn_mapping(turn)))
-            except ValidationError as exc:
-                raise _data_error(exc, index, f"transcript[{n}].") from None
+            turns.append(validated(Turn, _turn_mapping(turn), index, f"transcript[{n}]."))
         data["transcript"] = tuple(turns)
     summary = data.get("summary")
     if isinstance(summary, Mapping):
@@ -276,10 +266,7 @@ def coerce_conversation(item: Any, index: int | str | None = None) -> Conversati
                 )
         # A null section is an absent one: the summariser produced nothing for it.
         data["summary"] = {str(k): v for k, v in summary.items() if v is not None}
-    try:
-        return ConversationItem.model_validate(data)
-    except ValidationError as exc:
-        raise _data_error(exc, index) from None
+    return validated(ConversationItem, data, index)
 
 
 def coerce_section(value: Any, index: int | str | None = None) -> SectionDefinition:
@@ -291,7 +278,4 @@ def coerce_section(value: Any, index: int | str | None = None) -> SectionDefinit
             f"a section definition must be a mapping, got {type(value).__name__}",
             item=index,
         )
-    try:
-        return SectionDefinition.model_validate(dict(value))
-    except ValidationError as exc:
-        raise _data_error(exc, index) from None
+    return validated(SectionDefinition, value, index)

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
-from ..errors import DataError
 from ..protocol import Usage
+from ._coerce import coerce_model
 from .summary import OptionalText, Text
 
 __all__ = ["PairData", "PairMetricResult", "PairResult", "coerce_pair", "word_count"]
@@ -39,17 +39,7 @@ class PairData(BaseModel):
 
 def coerce_pair(item: PairData | Mapping[str, Any], index: int | str | None) -> PairData:
     """Validate one pair, naming the item and the field when it is unusable."""
-    if isinstance(item, PairData):
-        return item
-    if not isinstance(item, Mapping):
-        raise DataError(f"expected PairData or a mapping, got {type(item).__name__}", item=index)
-    try:
-        return PairData.model_validate(dict(item))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"]) or None
-        msg = "is missing" if first["type"] == "missing" else first["msg"]
-        raise DataError(msg, item=index, field=loc) from None
+    return coerce_model(PairData, item, index)
 
 
 def word_count(text: str) -> int:

@@ -6,12 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict
 
-from ..errors import DataError
 from ..protocol import Usage
 from ..rules import Rating
 from ..text import strip_control
+from ._coerce import coerce_model
 
 __all__ = [
     "MetricResult",
@@ -66,17 +66,7 @@ class SummaryData(BaseModel):
 
 def coerce_item(item: SummaryData | Mapping[str, Any], index: int | str | None) -> SummaryData:
     """Validate one input item, naming the item and the field when it is unusable."""
-    if isinstance(item, SummaryData):
-        return item
-    if not isinstance(item, Mapping):
-        raise DataError(f"expected SummaryData or a mapping, got {type(item).__name__}", item=index)
-    try:
-        return SummaryData.model_validate(dict(item))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"]) or None
-        msg = "is missing" if first["type"] == "missing" else first["msg"]
-        raise DataError(msg, item=index, field=loc) from None
+    return coerce_model(SummaryData, item, index)
 
 
 @dataclass(frozen=True)
