@@ -128,11 +128,6 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
         super().__init__(model, model_credentials, repair=repair, **engine)
 
     @property
-    def offline(self) -> bool:
-        """Whether the judge is the offline backend."""
-        return self.capabilities.mode == "offline"
-
-    @property
     def metric_versions(self) -> dict[str, str]:
         """Version tags of the requested metrics (prompt changes bump them)."""
         if self.capabilities.version:

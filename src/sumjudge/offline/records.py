@@ -65,11 +65,6 @@ class SourceInfo:
         """Counts of a word set's words in every window (lexical support)."""
         return WindowSupport(self.unit_content, self.windows)
 
-    @property
-    def window_content(self) -> list[set[str]]:
-        """Each window's content words (built on first use; `support` counts without them)."""
-        return self.support.window_sets()
-
     def pair_starts(self, pairs: set[tuple[str, str]]) -> dict[tuple[str, str], list[int]]:
         """Where each of `pairs` (consecutive tokens) starts in the source's tokens, in order.
 
