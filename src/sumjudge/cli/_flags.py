@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigError
-from ..metrics._base import _LANGUAGES
+from ..metrics import LANGUAGES
 from ._batch import add_batch_arguments
 from ._common import _KEYED_DEFAULTS, eprint, name_list, non_empty, positive_float
 
@@ -85,7 +85,7 @@ def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: s
     p.add_argument("--base-url", help="OpenAI-compatible server URL, e.g. http://127.0.0.1:8000/v1")
     add_http_client_argument(p)
     p.add_argument("--metrics", type=name_list, help=f"comma-separated subset of {metrics}")
-    codes = ", ".join(sorted(_LANGUAGES))
+    codes = ", ".join(sorted(LANGUAGES))
     p.add_argument("--language", help=f"{language}; a code ({codes}) or a language name")
     p.add_argument(
         "--long-source",
@@ -179,11 +179,11 @@ def check_flags(args: argparse.Namespace) -> None:
     if language is not None:
         code = language.strip().lower()
         base = re.split(r"[-_]", code)[0]
-        known = code in _LANGUAGES or base in _LANGUAGES
+        known = code in LANGUAGES or base in LANGUAGES
         if not code or (_CODE.match(code) and len(base) <= 3 and not known):
             raise ConfigError(
                 f"--language {language!r} is not a language code we know: use one of "
-                f"{', '.join(sorted(_LANGUAGES))}, or write the language's name "
+                f"{', '.join(sorted(LANGUAGES))}, or write the language's name "
                 "(e.g. --language Swedish)"
             )
     if getattr(args, "no_wait", False) and not getattr(args, "batch_api", False):

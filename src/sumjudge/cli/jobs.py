@@ -101,7 +101,7 @@ async def _cancel(store: JobStore, job_id: str) -> int:
     if job is None:
         raise ConfigError(f"no job {job_id} in {store.path} (see `sumjudge jobs --all`)")
     from ..batch.backends import backend_for
-    from ..judges._registry import get_judge
+    from ..judges import get_judge
 
     name, _, base_url = job.judge.partition("@")
     judge = get_judge(name, base_url=base_url or None)

@@ -15,8 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..datasets._pairs import read_pair_rows
-from ..datasets.files import count_rows
+from ..datasets.files import count_rows, read_pair_rows
 from ..errors import ConfigError, DataError
 from ..evaluators.pairwise import PairwiseEvaluator, PairwiseSummary
 from ..metrics import SUMMARY_METRICS

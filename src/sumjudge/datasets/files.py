@@ -24,13 +24,15 @@ line 1; Parquet: the 1-based row number) and its `id` the row's id when it has o
 
 This module is the readers' public face; they live in `_decoding` (encodings),
 `_formats` (a reader per format, rows with their lines), `_rows` (column checks, ids, the
-duplicate-id warning, the row loop) and `_summaries` (the summary rows).
+duplicate-id warning, the row loop), `_summaries` (the summary rows) and `_pairs` (the
+pairwise rows).
 """
 
 from __future__ import annotations
 
 from ._decoding import decode_file, read_source_file
 from ._formats import count_rows, iter_records
+from ._pairs import read_pair_rows
 from ._rows import DataWarning, DuplicateIds, Warn, check_columns, missing_column_error, row_id
 from ._summaries import read_summary_rows, record_to_item
 
@@ -43,6 +45,7 @@ __all__ = [
     "decode_file",
     "iter_records",
     "missing_column_error",
+    "read_pair_rows",
     "read_source_file",
     "read_summary_rows",
     "record_to_item",

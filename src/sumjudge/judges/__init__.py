@@ -1,8 +1,13 @@
-"""Judges: the LLM providers and the offline judge, behind one protocol (`sumjudge.protocol`)."""
+"""Judges: the LLM providers and the offline judge, behind one protocol (`sumjudge.protocol`).
+
+Other packages import from here, not from the underscore modules: `get_judge` (the
+registry, `_registry`) and `status_error` (an HTTP status as our error, `_http`).
+"""
 
 from __future__ import annotations
 
 from ..protocol import Judge, JudgeRequest, JudgeResponse, Message, TokenLogprob, Usage
+from ._http import status_error
 from ._registry import available_providers, get_judge, register_provider
 from .scripted import ScriptedJudge
 
@@ -17,4 +22,5 @@ __all__ = [
     "available_providers",
     "get_judge",
     "register_provider",
+    "status_error",
 ]

@@ -44,9 +44,9 @@ from ..judges.offline import LOCAL_MODELS
 from ..metrics import SUMMARY_METRICS
 from ..protocol import Judge
 from ..types import SummaryData
-from ._jsonl import json_lines
 from .card import JudgeCard, meta_evaluate
 from .card import hash_file as _hash_file
+from .jsonl import json_lines
 
 __all__ = [
     "VARIANT_NOTES",

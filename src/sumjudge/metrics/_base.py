@@ -23,6 +23,7 @@ from ._parse import expectation, read_score_verdict, score_distribution
 from .calibrated import MetricCalibration, render_examples
 
 __all__ = [
+    "LANGUAGES",
     "SCORE_SCHEMA",
     "JudgeOptions",
     "ScoreMetric",
@@ -46,7 +47,7 @@ SCORE_SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 
-_LANGUAGES = {
+LANGUAGES = {
     "en": "English",
     "id": "Indonesian (Bahasa Indonesia)",
     "ms": "Malay",
@@ -87,7 +88,7 @@ def language_instruction(language: str | None) -> str:
             "Write the explanation in the same language as the source text "
             "(for example, an Indonesian source gets an Indonesian explanation)."
         )
-    name = _LANGUAGES.get(language.lower(), language)
+    name = LANGUAGES.get(language.lower(), language)
     return f"Write the explanation in {name}."
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ._text import Span, choose_spans, marked
+from .highlight import Span, choose_spans, marked
 
 __all__ = ["render_markdown"]
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..meta.schema import Figure, JudgeCard
 from . import charts
-from ._text import esc
+from .highlight import esc
 from .views import ItemView
 
 __all__ = ["render_card", "render_provenance"]

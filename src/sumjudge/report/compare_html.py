@@ -11,8 +11,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from ..compare.result import Comparison, MetricComparison, Regression
-from ._text import clean, esc
 from .assets import CSP, CSS
+from .highlight import clean, esc
 
 __all__ = ["render_comparison"]
 

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from ._markdown import render_markdown
-from ._text import QUOTED, Span, esc, find, fragments, render_spans
+from .highlight import QUOTED, Span, esc, find, fragments, render_spans
 from .views import Claim, ItemView, MetricView, SectionView, TurnView
 
 __all__ = ["render_detail", "score_cell"]

@@ -14,10 +14,10 @@ from typing import Any
 
 from ..meta.schema import JudgeCard
 from . import charts
-from ._text import esc, short_labels
 from .assets import CSP, CSS, JS
 from .card_html import render_card, render_provenance
 from .detail import render_detail, score_cell
+from .highlight import esc, short_labels
 from .views import ItemView
 
 __all__ = ["render_html"]

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
-from ..meta._jsonl import json_lines
+from ..meta.jsonl import json_lines
 from ..text import parse_turn_line
-from ._text import clean
+from .highlight import clean
 from .views import Claim, ContentRow, ItemView, MetricView, RubricRow, SectionView, TurnView
 
 __all__ = ["build_items", "is_judged", "read_jsonl"]

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..align import LABEL_SCHEMA, Label, read_labels
 from ..errors import DataError
-from ..meta._jsonl import json_lines
+from ..meta.jsonl import json_lines
 from ..report.model import build_items
 from ..report.views import ItemView
 from .order import Signals, raw_margin

@@ -2,7 +2,7 @@
 
 The page builds its DOM from this with `textContent` only, so untrusted text never
 becomes markup: a highlight is a piece `[text, kind, title]`, not HTML. Passages the
-judge's evidence quotes are found with the report's own matcher (`report._text.find`).
+judge's evidence quotes are found with the report's own matcher (`report.highlight.find`).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..align import Label
-from ..report._text import QUOTED, Span, choose_spans, find, fragments
+from ..report.highlight import QUOTED, Span, choose_spans, find, fragments
 from ..report.views import Claim, ItemView, MetricView, TurnView
 from ..text import parse_turn_line
 from .load import ReviewItem
