@@ -2,7 +2,8 @@
 
 The units are the top-level modules and subpackages of `sumjudge` (`runner`, `metrics`,
 ...). The data flows one way (item -> plan -> requests -> runner -> judge -> readers ->
-rules -> record); these tests fail when an import runs back up that chain.
+rules -> record); these tests fail when an import runs back up that chain. What they
+check is what docs/architecture.md's "Layering" section promises.
 """
 
 from __future__ import annotations
@@ -38,17 +39,20 @@ def _unit(path: Path) -> str:
     return rel.parts[0].removesuffix(".py")
 
 
-def _imports(path: Path) -> set[str]:
-    """The sumjudge units a file imports, at any depth of its code."""
+def _targets(path: Path) -> set[tuple[str, ...]]:
+    """What a file imports of sumjudge, at any depth of its code, as dotted parts.
+
+    `from a.b import c` gives `a.b` and `a.b.c` (c may be a module or a name in a.b).
+    """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     here = path.relative_to(PACKAGE).with_suffix("").parts
-    found: set[str] = set()
+    found: set[tuple[str, ...]] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
                 if parts[0] == "sumjudge" and len(parts) > 1:
-                    found.add(parts[1])
+                    found.add(tuple(parts[1:]))
         elif isinstance(node, ast.ImportFrom):
             if node.level == 0:
                 parts = (node.module or "").split(".")
@@ -60,10 +64,15 @@ def _imports(path: Path) -> set[str]:
                 base = package[: len(package) - (node.level - 1)]
                 target = [*base, *((node.module or "").split(".") if node.module else [])]
             if target:
-                found.add(target[0])
-            else:  # `from . import x` at the top: x is the unit
-                found.update(alias.name for alias in node.names)
+                found.add(tuple(target))
+            found.update((*target, alias.name) for alias in node.names)
     return found
+
+
+def _imports(path: Path) -> set[str]:
+    """The sumjudge units a file imports, at any depth of its code."""
+    # `from . import x` at the top gives ("x",): x is the unit.
+    return {target[0] for target in _targets(path)}
 
 
 def _graph() -> dict[str, set[str]]:
@@ -157,3 +166,94 @@ def test_the_batch_package_sits_beside_the_evaluators_not_above_them() -> None:
     assert "batch" in graph["evaluators"]
     assert graph["batch"] & {"evaluators", "cli"} == set()
     assert "runner" in graph["batch"] and "judges" in graph["batch"]
+
+
+# Dependencies run downwards in this order (docs/architecture.md): no unit imports one
+# to its left.
+ORDER = ("cli", "evaluators", "judges", "metrics", "types", "protocol")
+# The engine sits beside the evaluators: nothing below them uses it.
+ENGINE_CORE = {"runner", "cache", "cost", "ratelimit", "accounting"}
+# Issue 25: the offline judge still builds its answers with the metrics' readers and
+# names; the refactor of judges/offline.py removes this import. Any other judge module
+# that imports metrics fails the test, and so does this entry once it is not needed.
+JUDGES_IMPORTING_METRICS = {"judges/offline.py"}
+# Issue 25: these modules (branch batch25's files) still import an underscore module of
+# another package; each name has a public home now (`sumjudge.judges.status_error`,
+# `sumjudge.judges.get_judge`, `sumjudge.metrics.JudgeOptions` ...). Any new reach-in
+# fails the test, and so does an entry here that is no longer needed.
+UNDERSCORE_REACH_INS = {
+    ("batch/anthropic.py", "judges._http"),
+    ("batch/gemini.py", "judges._http"),
+    ("batch/openai.py", "judges._http"),
+    ("evaluators/auto.py", "metrics._conversation"),
+    ("evaluators/longconversation.py", "metrics._conversation"),
+    ("evaluators/longsource.py", "metrics._base"),
+    ("evaluators/pairwise.py", "metrics._base"),
+    ("evaluators/panel.py", "judges._registry"),
+    ("evaluators/summarization.py", "metrics._base"),
+}
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(PACKAGE).as_posix()
+
+
+def test_dependencies_run_down_cli_evaluators_judges_metrics_types_protocol() -> None:
+    graph = _graph()
+    upward = sorted(
+        f"{low} imports {high}"
+        for i, high in enumerate(ORDER)
+        for low in ORDER[i + 1 :]
+        if high in graph.get(low, set())
+    )
+    assert upward == []
+
+
+def test_nothing_below_the_evaluators_uses_the_engine() -> None:
+    graph = _graph()
+    below = ORDER[ORDER.index("judges") :]
+    assert {u: sorted(graph[u] & ENGINE_CORE) for u in below if graph[u] & ENGINE_CORE} == {}
+
+
+def test_judges_never_import_metrics() -> None:
+    found = {
+        _rel(path) for path in (PACKAGE / "judges").rglob("*.py") if "metrics" in _imports(path)
+    }
+    assert sorted(found - JUDGES_IMPORTING_METRICS) == [], "a judge imports metrics"
+    assert sorted(JUDGES_IMPORTING_METRICS - found) == [], "fixed: drop it from the exceptions"
+
+
+def _is_module(parts: tuple[str, ...]) -> bool:
+    where = PACKAGE.joinpath(*parts)
+    return where.with_suffix(".py").is_file() or (where / "__init__.py").is_file()
+
+
+def _underscore_reach_ins() -> set[tuple[str, str]]:
+    """(importer, module): a module outside a package importing one of its `_` modules."""
+    found: set[tuple[str, str]] = set()
+    for path in PACKAGE.rglob("*.py"):
+        package = path.relative_to(PACKAGE).parts[:-1]
+        for target in _targets(path):
+            for i, part in enumerate(target):
+                private = part.startswith("_") and not part.startswith("__")
+                if private and _is_module(target[: i + 1]):
+                    owner = target[:i]
+                    if package[: len(owner)] != owner:
+                        found.add((_rel(path), ".".join(target[: i + 1])))
+                    break
+    return found
+
+
+def test_no_module_reaches_into_another_packages_underscore_modules() -> None:
+    found = _underscore_reach_ins()
+    assert sorted(found - UNDERSCORE_REACH_INS) == [], "import the public name instead"
+    assert sorted(UNDERSCORE_REACH_INS - found) == [], "fixed: drop it from the exceptions"
+
+
+def test_the_underscore_check_sees_a_reach_in() -> None:
+    # Inside its own package an underscore module is fine; `sumjudge._version` belongs
+    # to the root package, which every module is inside.
+    found = _underscore_reach_ins()
+    assert ("batch/openai.py", "judges._http") in found
+    assert not any(module == "_version" for _, module in found)
+    assert not any(importer.startswith("metrics/") for importer, _ in found)
