@@ -10,7 +10,7 @@ batch run: every item ends in exactly one of its four states.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .protocol import Usage
@@ -42,6 +42,12 @@ class CallStats(Spend):
 
     retries: int = 0
     failures: int = 0
+
+    def since(self, before: CallStats) -> CallStats:
+        """The counts since `before` (a snapshot of the same counters)."""
+        return CallStats(
+            *(getattr(self, f.name) - getattr(before, f.name) for f in fields(CallStats))
+        )
 
 
 @dataclass
@@ -137,19 +143,9 @@ class RunSummary:
 
     def absorb(self, stats: CallStats, before: CallStats | None = None) -> None:
         """Take the caller's counters (minus a snapshot taken at the start of the run)."""
-        b = before or CallStats()
-        self.calls = stats.calls - b.calls
-        self.judge_calls = stats.attempts - b.attempts
-        self.retries = stats.retries - b.retries
-        self.cache_hits = stats.cache_hits - b.cache_hits
-        u, bu = stats.usage, b.usage
-        self.usage = Usage(
-            u.prompt_tokens - bu.prompt_tokens,
-            u.completion_tokens - bu.completion_tokens,
-            u.cached_prompt_tokens - bu.cached_prompt_tokens,
-            u.cache_write_tokens - bu.cache_write_tokens,
-        )
-        self.cost_usd = stats.cost_usd - b.cost_usd
+        run = stats.since(before or CallStats())
+        self.calls, self.judge_calls, self.retries = run.calls, run.attempts, run.retries
+        self.cache_hits, self.usage, self.cost_usd = run.cache_hits, run.usage, run.cost_usd
         self.elapsed_s = time.perf_counter() - self.started
 
     @property

@@ -118,6 +118,10 @@ class Usage:
             self.cache_write_tokens + other.cache_write_tokens,
         )
 
+    def __sub__(self, other: Usage) -> Usage:
+        """The counts since `other` (an earlier reading of the same counter)."""
+        return Usage(*(getattr(self, n) - getattr(other, n) for n in _USAGE_FIELDS))
+
     def to_dict(self) -> dict[str, int]:
         """The counts by field name (results and the cache store this)."""
         return {name: getattr(self, name) for name in _USAGE_FIELDS}
