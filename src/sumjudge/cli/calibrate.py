@@ -131,19 +131,16 @@ def _line(metric: str, stat: str, fig: Mapping[str, Any]) -> str:
 
 def _records(path: str) -> list[dict[str, Any]]:
     from ..errors import DataError
+    from ..meta.jsonl import json_lines
+
+    def bad_line(lineno: int, message: str) -> DataError:
+        return DataError(f"{path}: line {lineno} is not valid JSON: {message}")
 
     out: list[dict[str, Any]] = []
-    with open(path, encoding="utf-8") as handle:
-        for lineno, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise DataError(f"{path}: line {lineno} is not valid JSON: {exc.msg}") from None
-            if not isinstance(row, dict):
-                raise DataError(f"{path}: line {lineno} is not a JSON object")
-            out.append(row)
+    for lineno, row in json_lines(path, bad_line):
+        if not isinstance(row, dict):
+            raise DataError(f"{path}: line {lineno} is not a JSON object")
+        out.append(row)
     return out
 
 

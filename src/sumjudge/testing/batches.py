@@ -14,6 +14,7 @@ import asyncio
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Protocol
 
 from .replies import Reply, error_payload
@@ -31,13 +32,20 @@ class BatchServer(Protocol):
     def capability_rejection(self, body: Mapping[str, Any]) -> Reply | None: ...
 
 
-__all__ = ["BatchJob", "BatchStore", "Result"]
+__all__ = ["BatchJob", "BatchStore", "Result", "iso_utc"]
 
 Result = tuple[str, int, dict[str, Any]]
 """("ok" | "error" | "expired" | "cancelled", HTTP status, chat completion or error body)."""
 
 Render = Callable[[dict[str, Any], Reply], dict[str, Any]]
 """(chat body, content reply) -> the chat completion's JSON (the online route's answer)."""
+
+
+def iso_utc(stamp: float | None) -> str | None:
+    """A time stamp as the providers write it (ISO 8601 in UTC, "Z"); None stays None."""
+    if stamp is None:
+        return None
+    return datetime.fromtimestamp(stamp, tz=timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 @dataclass
@@ -120,6 +128,22 @@ class BatchStore:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return job
+
+    def find(self, job_id: str, kind: str) -> BatchJob | None:
+        """The job `job_id`, if it is one of protocol `kind`'s (each sees only its own)."""
+        job = self.jobs.get(job_id)
+        return job if job is not None and job.kind == kind else None
+
+    def page(self, kind: str, after: str | None, limit: int) -> tuple[list[BatchJob], bool]:
+        """`kind`'s jobs, newest first, after the job `after`: at most `limit`, and more?
+
+        The list routes' paging: the page, and whether more jobs follow it.
+        """
+        jobs = [j for j in reversed(list(self.jobs.values())) if j.kind == kind]
+        if after:
+            ids = [j.id for j in jobs]
+            jobs = jobs[ids.index(after) + 1 :] if after in ids else []
+        return jobs[:limit], len(jobs) > limit
 
     def cancel(self, job: BatchJob) -> None:
         """Ask a running job to stop; what it answered so far stays."""

@@ -11,13 +11,12 @@ and responder as `POST /v1/messages`.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .batches import BatchJob
+from .batches import BatchJob, iso_utc
 from .replies import Reply
 from .route_anthropic import _error_payload, _response, to_chat
 
@@ -41,12 +40,6 @@ def add_routes(app: web.Application, srv: ServerCore) -> None:
 
 def _fail(status: int, message: str) -> web.Response:
     return web.json_response(_error_payload(Reply.error(status, message)), status=status)
-
-
-def _when(stamp: float | None) -> str | None:
-    if stamp is None:
-        return None
-    return datetime.fromtimestamp(stamp, tz=timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def _render(srv: ServerCore, marked: dict[int, str], body: dict[str, Any], reply: Reply) -> Any:
@@ -94,9 +87,9 @@ def _batch_object(job: BatchJob, request: web.Request) -> dict[str, Any]:
         "type": "message_batch",
         "processing_status": status,
         "request_counts": counts,
-        "created_at": _when(job.created),
-        "expires_at": _when(job.created + 86400),
-        "ended_at": _when(job.ended) if ended else None,
+        "created_at": iso_utc(job.created),
+        "expires_at": iso_utc(job.created + 86400),
+        "ended_at": iso_utc(job.ended) if ended else None,
         "cancel_initiated_at": None,
         "archived_at": None,
         "results_url": f"{base}/results" if ended else None,
@@ -108,8 +101,7 @@ def _result_type(kind: str) -> str:
 
 
 def _job(srv: ServerCore, request: web.Request) -> BatchJob | None:
-    job = srv.batches.jobs.get(request.match_info["batch_id"])
-    return job if job is not None and job.kind == "anthropic" else None
+    return srv.batches.find(request.match_info["batch_id"], "anthropic")
 
 
 async def _retrieve(srv: ServerCore, request: web.Request) -> web.Response:
@@ -151,17 +143,13 @@ async def _results(srv: ServerCore, request: web.Request) -> web.Response:
 
 async def _list(srv: ServerCore, request: web.Request) -> web.Response:
     srv._count(_BASE, requests=1)
-    jobs = [j for j in reversed(list(srv.batches.jobs.values())) if j.kind == "anthropic"]
-    after = request.query.get("after_id")
-    if after:
-        ids = [j.id for j in jobs]
-        jobs = jobs[ids.index(after) + 1 :] if after in ids else []
     limit = int(request.query.get("limit", "20"))
-    data = [_batch_object(j, request) for j in jobs[:limit]]
+    jobs, more = srv.batches.page("anthropic", request.query.get("after_id"), limit)
+    data = [_batch_object(j, request) for j in jobs]
     return web.json_response(
         {
             "data": data,
-            "has_more": len(jobs) > limit,
+            "has_more": more,
             "first_id": data[0]["id"] if data else None,
             "last_id": data[-1]["id"] if data else None,
         }

@@ -15,13 +15,12 @@ cancelled job never ran have no response.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .batches import BatchJob
+from .batches import BatchJob, iso_utc
 from .replies import Reply
 from .route_gemini import _error_payload, _response, to_chat
 from .route_gemini_files import add_routes as add_file_routes
@@ -51,12 +50,6 @@ def add_routes(app: web.Application, srv: ServerCore) -> None:
 
 def _fail(status: int, message: str) -> web.Response:
     return web.json_response(_error_payload(Reply.error(status, message)), status=status)
-
-
-def _when(stamp: float | None) -> str | None:
-    if stamp is None:
-        return None
-    return datetime.fromtimestamp(stamp, tz=timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def _render(srv: ServerCore, model: str, body: dict[str, Any], reply: Reply) -> Any:
@@ -126,14 +119,14 @@ def _job_object(job: BatchJob) -> dict[str, Any]:
         "model": f"models/{job.extra['model']}",
         "displayName": job.metadata.get("displayName", ""),
         "state": _STATES[job.status],
-        "createTime": _when(job.created),
-        "updateTime": _when(job.ended or job.created),
+        "createTime": iso_utc(job.created),
+        "updateTime": iso_utc(job.ended or job.created),
     }
     if job.ended is not None and job.extra.get("from_file"):
-        meta["endTime"] = _when(job.ended)
+        meta["endTime"] = iso_utc(job.ended)
         meta["output"] = {"responsesFile": f"files/{job.output_file_id}"}
     elif job.ended is not None:
-        meta["endTime"] = _when(job.ended)
+        meta["endTime"] = iso_utc(job.ended)
         responses = []
         for custom_id, _ in job.requests:
             kind, status, payload = job.results[custom_id]
@@ -150,8 +143,7 @@ def _job_object(job: BatchJob) -> dict[str, Any]:
 
 
 def _job(srv: ServerCore, request: web.Request) -> BatchJob | None:
-    job = srv.batches.jobs.get(f"batches/{request.match_info['batch_id']}")
-    return job if job is not None and job.kind == "gemini" else None
+    return srv.batches.find(f"batches/{request.match_info['batch_id']}", "gemini")
 
 
 async def _get(srv: ServerCore, request: web.Request) -> web.Response:

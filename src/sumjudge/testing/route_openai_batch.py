@@ -209,8 +209,7 @@ def _batch_object(job: BatchJob) -> dict[str, Any]:
 
 
 def _job(srv: ServerCore, request: web.Request) -> BatchJob | None:
-    job = srv.batches.jobs.get(request.match_info["batch_id"])
-    return job if job is not None and job.kind == "openai" else None
+    return srv.batches.find(request.match_info["batch_id"], "openai")
 
 
 async def _retrieve(srv: ServerCore, request: web.Request) -> web.Response:
@@ -232,20 +231,15 @@ async def _cancel(srv: ServerCore, request: web.Request) -> web.Response:
 
 async def _list(srv: ServerCore, request: web.Request) -> web.Response:
     srv._count(request.path, requests=1)
-    jobs = [j for j in reversed(list(srv.batches.jobs.values())) if j.kind == "openai"]
-    after = request.query.get("after")
-    if after:
-        ids = [j.id for j in jobs]
-        jobs = jobs[ids.index(after) + 1 :] if after in ids else []
     limit = int(request.query.get("limit", "20"))
-    page = jobs[:limit]
-    data = [_batch_object(j) for j in page]
+    jobs, more = srv.batches.page("openai", request.query.get("after"), limit)
+    data = [_batch_object(j) for j in jobs]
     return web.json_response(
         {
             "object": "list",
             "data": data,
             "first_id": data[0]["id"] if data else None,
             "last_id": data[-1]["id"] if data else None,
-            "has_more": len(jobs) > limit,
+            "has_more": more,
         }
     )
