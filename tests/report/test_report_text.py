@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from sumjudge.report import build_items
-from sumjudge.report._text import clean, esc, find, render_spans, short_labels
 from sumjudge.report.detail import render_detail
+from sumjudge.report.highlight import clean, esc, find, render_spans, short_labels
 
 
 def test_a_word_is_not_found_inside_a_longer_word() -> None:
