@@ -122,9 +122,7 @@ async def run_batch(
         out = Output(flags, single=single, kind=kind, metrics=metrics, stdout=sys.stdout)
         try:
             with out.sink() as sink:
-                code = await _judge(
-                    flags, evaluator, items, total, sink, out, dataset, summary
-                )
+                code = await _judge(flags, evaluator, items, total, sink, out, dataset, summary)
         except _BatchWaiting as waiting:  # --no-wait: the job runs on; nothing is written
             for line in waiting.lines:
                 eprint(redact(f"sumjudge: {line}"))
