@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import math
 import os
+import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -24,6 +25,9 @@ from ..errors import ConfigError, DataError
 from ..evaluators.base import Evaluator
 from .budget import WorkerShare
 from .columns import Column, Kind, output_columns, record_row
+from .limiter import LimitsClient, SharedLimiter
+from .phases import Phases
+from .shared import judge_model
 from .worker_cache import WorkerCache
 
 if TYPE_CHECKING:
@@ -48,6 +52,8 @@ class JobSpec:
         credentials_env: the environment variable the worker reads the key from (None:
             the provider's own, e.g. OPENAI_API_KEY).
         options: the evaluator's other keyword arguments (picklable values only).
+        limits: the way to the job's one shared rate limiter (`limiter.py`), when the
+            engine runs one (Ray); None: each worker limits itself with its share.
     """
 
     kind: Kind
@@ -59,6 +65,7 @@ class JobSpec:
     cache_dir: str | None = None
     credentials_env: str | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    limits: LimitsClient | None = None
 
     def __post_init__(self) -> None:
         """Refuse options that would ship a secret or fight the job's own settings."""
@@ -89,9 +96,11 @@ class BatchJudge:
         self.spec = spec
         self.worker = worker
         self.spent = 0.0
+        self.phases = Phases(worker)
         self._loop = asyncio.new_event_loop()
         self._evaluator: Evaluator[Any, Any] | None = None
         self._cache: WorkerCache | None = None
+        self._handed_back: float | None = None
 
     def _build(self) -> Evaluator[Any, Any]:
         spec = self.spec
@@ -99,33 +108,48 @@ class BatchJudge:
         cache = WorkerCache(spec.cache_dir, self.worker) if spec.cache_dir else None
         self._cache = cache  # given as an object, so the evaluator leaves it to us to close
         options = dict(spec.options)
+        # The offline judge's scorer (models, sources read) is the process's, kept across
+        # tasks; an LLM judge is the evaluator's own (see shared.py).
+        model, self.phases.scorer_reused = judge_model(spec.model, options)
         evaluator: Evaluator[Any, Any]
         if spec.kind == "summary":
             from ..evaluators.summarization import SummarizationEvaluator
 
             evaluator = SummarizationEvaluator(
-                spec.model, key, enabled_metrics=list(spec.metrics), cache=cache, **options
+                model, key, enabled_metrics=list(spec.metrics), cache=cache, **options
             )
         else:
             from ..evaluators.auto import AutoEvaluator
 
-            if not isinstance(spec.model, str):
+            if isinstance(spec.model, tuple):
                 raise ConfigError("the autoevaluator takes one model, not a panel")
             evaluator = AutoEvaluator(
-                spec.model, key, metrics=list(spec.metrics), cache=cache, **options
+                model, key, metrics=list(spec.metrics), cache=cache, **options
             )
+        if spec.limits is not None:
+            # The job's one limiter: every caller (a panel's members each) waits on the
+            # host's limits for its judge; the runner falls back to its caller's limiter
+            # when the run has none (the share then has no rpm / tpm).
+            for caller in evaluator.callers():
+                caller.limiter = SharedLimiter(spec.limits, caller.identity)
         return evaluator
 
     @property
     def evaluator(self) -> Evaluator[Any, Any]:
         """The worker's evaluator, built on first use (on the worker, with its key)."""
         if self._evaluator is None:
+            started = time.perf_counter()
             self._evaluator = self._build()
+            self.phases.build += time.perf_counter() - started
         return self._evaluator
 
     def judge(self, frame: pd.DataFrame) -> pd.DataFrame:
         """The batch with the job's columns added, one output row per input row."""
-        return next(self.judge_stream(iter([frame])))
+        if self._handed_back is not None:  # the engine's time between two of our batches
+            self.phases.engine_in += time.perf_counter() - self._handed_back
+        out = next(self.judge_stream(iter([frame])))
+        self._handed_back = time.perf_counter()
+        return out
 
     def judge_stream(self, batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         """Each batch with the job's columns added, in order, through ONE batch run.
@@ -138,31 +162,54 @@ class BatchJudge:
         frames: list[pd.DataFrame] = []
         starts: list[int] = []
         done: dict[int, tuple[Any, ...]] = {}
+        phases = self.phases
+        clock = time.perf_counter
+        aside = 0.0  # seconds inside an evaluator step that were not the evaluator's
 
         def rows() -> Iterator[dict[str, Any]]:
+            nonlocal aside
             offset = 0
-            for frame in batches:
+            while True:
+                started = clock()
+                frame = next(batches, None)  # the engine's work: Arrow -> pandas, upstream
+                got = clock()
+                phases.engine_in += got - started
+                if frame is None:
+                    aside += got - started
+                    return
                 frame = frame.reset_index(drop=True)
                 frames.append(frame)
                 starts.append(offset)
                 offset += len(frame)
-                yield from frame.to_dict("records")
+                records = frame.to_dict("records")
+                phases.to_rows += clock() - got
+                aside += clock() - started
+                yield from records
 
+        _ = self.evaluator  # built (and timed) before the first batch is pulled
         records = self._records(rows())
         given = 0
         finished = False
         while not finished:
+            started, aside, columns = clock(), 0.0, phases.columns
             try:
                 index, values = self._loop.run_until_complete(anext(records))
                 done[index] = values
             except StopAsyncIteration:
                 finished = True
+            phases.evaluate += clock() - started - aside - (phases.columns - columns)
             while given < len(frames) and (
                 finished
                 or all(i in done for i in range(starts[given], _end(frames, starts, given)))
             ):
-                yield self._with_columns(frames[given], starts[given], done)
+                started = clock()
+                out = self._with_columns(frames[given], starts[given], done)
+                phases.columns += clock() - started
+                phases.batch_done(len(out))
                 given += 1
+                started = clock()
+                yield out  # the engine's work: pandas -> Arrow, downstream
+                phases.engine_out += clock() - started
 
     def _with_columns(
         self, frame: pd.DataFrame, start: int, done: dict[int, tuple[Any, ...]]
@@ -186,9 +233,11 @@ class BatchJudge:
             tokens_per_minute=share.tpm,
             max_cost=share.max_cost,
         ):
+            started = time.perf_counter()
             values = record_row(record, spec.kind, spec.metrics)
             if record.error is not None:
                 values["error"] = self._located(record.error, record.id)
+            self.phases.columns += time.perf_counter() - started
             yield record.index, tuple(values[n] for n in names)
         if evaluator.last_summary is not None:
             self.spent += evaluator.last_summary.cost_usd

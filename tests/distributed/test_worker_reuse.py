@@ -1,0 +1,97 @@
+"""What a worker process keeps across tasks, what it reports of its time, the shared limiter."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sumjudge.distributed import Budget, JobSpec
+from sumjudge.distributed.limiter import LimiterHost, SharedLimiter
+from sumjudge.distributed.phases import ENV
+from sumjudge.distributed.shared import judge_model
+from sumjudge.distributed.task import BatchJudge
+
+from .conftest import rows
+
+pd = pytest.importorskip("pandas")
+
+
+def _spec(**extra: Any) -> JobSpec:
+    return JobSpec(
+        kind="summary",
+        model="local-lexical",
+        metrics=("coherence", "consistency", "relevance", "fluency"),
+        fields={"input": "input", "summary": "summary"},
+        id_col="id",
+        share=Budget(concurrency=4).share(workers=1, holders=1),
+        **extra,
+    )
+
+
+def test_the_offline_scorer_is_built_once_per_process_and_judges_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV, str(tmp_path))
+    frame = pd.DataFrame(rows(12))
+    outs, judges, scorers = [], [], []
+    for task in range(2):  # two tasks of one Python worker, one after the other
+        judge = BatchJudge(_spec(), f"spark-part-{task:05d}")
+        outs.append(judge.judge(frame))
+        scorers.append(judge.evaluator.judge._scorer)  # type: ignore[attr-defined]
+        judges.append(judge)
+        judge.close()
+    assert scorers[0] is scorers[1]  # the same scorer: its models and the sources it read
+    assert judges[1].phases.scorer_reused is True
+    cols = ["id", "status", "score", "coherence_score", "result_json"]
+    assert outs[0][cols].equals(outs[1][cols])
+    figures = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("phases-*.json"))]
+    assert len(figures) == 2
+    assert all(f["rows"] == 12 and f["batches"] == 1 for f in figures)
+    assert all(f["evaluate"] > 0 and f["build"] >= 0 for f in figures)
+
+
+def test_only_the_offline_judges_are_kept() -> None:
+    assert judge_model("openai/gpt-4o-mini", {}) == ("openai/gpt-4o-mini", False)
+    assert judge_model(("openai/a", "openai/b"), {}) == (("openai/a", "openai/b"), False)
+    # A calibration profile builds its own offline judge from the name.
+    assert judge_model("local-lexical", {"calibration": "p.json"}) == ("local-lexical", False)
+
+
+class _InProcess:
+    """A `LimitsClient` calling a host in this process (Ray's is `sumjudge.ray.RayLimits`)."""
+
+    def __init__(self, host: LimiterHost) -> None:
+        self.host = host
+        self.sent: list[tuple[str, Any]] = []
+
+    async def acquire(self, key: str, tokens: int) -> int:
+        return await self.host.acquire(key, tokens)
+
+    def settle(self, key: str, ticket: int | None, extra_tokens: int) -> None:
+        self.sent.append(("settle", (key, ticket, extra_tokens)))
+        asyncio.get_running_loop().create_task(self.host.settle(key, ticket, extra_tokens))
+
+    def pause(self, key: str, seconds: float) -> None:
+        self.sent.append(("pause", (key, seconds)))
+        asyncio.get_running_loop().create_task(self.host.pause(key, seconds))
+
+
+def test_shared_limiters_draw_on_one_host() -> None:
+    async def run() -> tuple[_InProcess, dict[str, float]]:
+        host = LimiterHost(requests_per_minute=600, tokens_per_minute=100_000)
+        client = _InProcess(host)
+        a, b = SharedLimiter(client, "openai/m"), SharedLimiter(client, "openai/m")
+        tickets = [await a.acquire(100), await b.acquire(100), await a.acquire(100)]
+        a.settle(50, tickets[0])
+        b.settle(0, tickets[1])  # nothing to correct: nothing sent
+        b.pause(0.5)
+        await asyncio.sleep(0)
+        return client, await host.stats()
+
+    client, stats = asyncio.run(run())
+    assert stats["granted"] == 3  # both workers' requests counted in one place
+    assert client.sent == [("settle", ("openai/m", 1, 50)), ("pause", ("openai/m", 0.5))]
