@@ -4,8 +4,9 @@
 package's own, async) and reuses it for every batch it is given; `concurrency=` actors
 (`workers`) run at once. Ray schedules, retries and restarts them; nothing here schedules
 anything. The arguments are `sumjudge.distributed.face.EngineFace`'s, and Ray's own:
-`workers` (actors, Ray's `concurrency=`; default 2), `batch_size` (rows per batch; default
-64, whole blocks with a rate cap) and `num_cpus` (per actor, default 1).
+`workers` (actors; default 2), `batch_size` (rows per batch; default 256) and `num_cpus`
+(per actor, default 1). With `rpm` or `tpm`, one named actor per job holds the job's rate
+limiter (`distributed/limiter.py`) and every actor's requests wait on it.
 
 Example:
     >>> from sumjudge.ray import evaluate_ray
@@ -19,9 +20,12 @@ Needs `pip install 'sumjudge[ray]'` on the driver and on the workers (a KubeRay 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+import uuid
+from typing import TYPE_CHECKING, Any
 
 from .distributed.face import EngineFace, JobRequest
+from .distributed.limiter import LimiterHost
 from .distributed.task import BatchJudge, JobSpec
 from .errors import MissingDependencyError
 
@@ -46,6 +50,9 @@ class RayBatchJudge:
         # actor's answers from that one's file (`WorkerCache` reads its siblings).
         worker = f"ray-{ray.get_runtime_context().get_actor_id() or 'driver'}"
         self.judge = BatchJudge(spec, worker)
+        # Built now, not at the first batch: Ray gives batches to actors whose constructor
+        # has returned, so a batch never waits behind an evaluator's build.
+        _ = self.judge.evaluator
 
     def __call__(self, batch: pd.DataFrame) -> pd.DataFrame:
         """The batch with the result columns added."""
@@ -55,6 +62,41 @@ class RayBatchJudge:
         judge = getattr(self, "judge", None)
         if judge is not None:
             judge.close()
+
+
+class RayLimits:
+    """The way from an actor to the job's limiter actor (a `LimitsClient`; it pickles).
+
+    Args:
+        actor: the handle of the named `LimiterHost` actor.
+    """
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    async def acquire(self, key: str, tokens: int) -> int:
+        """Wait for the host's go-ahead; the ticket's number."""
+        return int(await self.actor.acquire.remote(key, tokens))
+
+    def settle(self, key: str, ticket: int | None, extra_tokens: int) -> None:
+        """Send a token correction (not waited for)."""
+        self.actor.settle.remote(key, ticket, extra_tokens)
+
+    def pause(self, key: str, seconds: float) -> None:
+        """Send a pause for every worker (not waited for)."""
+        self.actor.pause.remote(key, seconds)
+
+
+def limiter_actor(rpm: float | None, tpm: float | None) -> RayLimits:
+    """Start the job's named limiter actor (no CPU of its own) and return the way to it.
+
+    It lives as long as the returned object is referenced: the job's Dataset holds it.
+    """
+    import ray
+
+    host = ray.remote(num_cpus=0)(LimiterHost)
+    name = f"sumjudge-limiter-{uuid.uuid4().hex[:12]}"
+    return RayLimits(host.options(name=name).remote(rpm, tpm))
 
 
 class _Ray(EngineFace["Dataset"]):
@@ -68,17 +110,29 @@ class _Ray(EngineFace["Dataset"]):
 
     def run(self, data: Dataset, job: JobRequest) -> Dataset:
         workers = job.workers or 2
-        # An actor's limiter lives for one batch run: with a rate cap, whole blocks per
-        # call (fewer limiter starts); see docs/distributed.md.
-        rate_capped = job.budget.rpm is not None or job.budget.tpm is not None
-        batch_size: int | None = job.take("batch_size") or (None if rate_capped else 64)
+        batch_size: int = job.take("batch_size") or 256
         num_cpus = float(job.take("num_cpus") or 1)
+        limits = None
+        if job.budget.rpm is not None or job.budget.tpm is not None:
+            # One limiter for the job (a named actor), not one per actor and batch: the
+            # actors' runs have no rpm / tpm of their own and wait on it instead.
+            limits = limiter_actor(job.budget.rpm, job.budget.tpm)
+            job = dataclasses.replace(
+                job, budget=dataclasses.replace(job.budget, rpm=None, tpm=None)
+            )
         # Actors keep their evaluator (and its spend) across batches: each holds a share.
         spec = job.spec(data.columns(), workers=workers, holders=workers)
+        if limits is not None:
+            spec = dataclasses.replace(spec, limits=limits)
+        from ray.data import ActorPoolStrategy
+
+        # One batch at a time per actor: an actor that is ready first must not queue the
+        # blocks its slower-starting siblings would have judged.
+        pool = ActorPoolStrategy(size=workers, max_tasks_in_flight_per_actor=1)
         return data.map_batches(
             RayBatchJudge,
             fn_constructor_kwargs={"spec": spec},
-            concurrency=workers,
+            compute=pool,
             batch_size=batch_size,
             batch_format="pandas",
             num_cpus=num_cpus,
