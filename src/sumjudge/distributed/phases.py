@@ -2,13 +2,14 @@
 
 With `SUMJUDGE_WORKER_PHASES=DIR` in the workers' environment (a local Spark's Python
 workers and a local Ray's actors inherit the driver's), every `BatchJudge` writes
-`DIR/phases-<pid>-<n>.json` after each batch: how long its process had run before it
-(Python worker start-up and imports), how long building its evaluator took and whether
-the process's offline scorer was already built, then the seconds spent waiting for the
-engine's next batch (Arrow to pandas, upstream stages), turning a frame into rows, in the
-evaluator (coercion, plans, the judge's analysis), making the result columns (each row's
-`result_json` included) and handing the frame back (pandas to Arrow, downstream). Nothing
-is written without the variable; the counters themselves cost a clock read per step.
+`DIR/phases-<pid>-<n>.json` after each batch: when it was created and how long its
+process had run by then (Python worker start-up and imports), how long building its
+evaluator took and whether the process's offline scorer was already built, then the
+seconds spent waiting for the engine's next batch (Arrow to pandas, upstream stages),
+turning a frame into rows, in the evaluator (coercion, plans, the judge's analysis),
+making the result columns (each row's `result_json` included) and handing the frame back
+(pandas to Arrow, downstream). Nothing is written without the variable; the counters
+themselves cost a clock read per step.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ class Phases:
 
     worker: str
     pid: int = field(default_factory=os.getpid)
+    created: float = field(default_factory=time.time)
     process_age: float | None = field(default_factory=process_age)
     build: float = 0.0
     scorer_reused: bool | None = None
@@ -64,9 +66,13 @@ class Phases:
             self._path = Path(where) / f"phases-{self.pid}-{next(_SERIAL)}.json"
 
     def batch_done(self, rows: int) -> None:
-        """Count one batch handed back, and write the figures so far (if asked)."""
+        """Count one batch about to be handed back, and write the figures so far."""
         self.batches += 1
         self.rows += rows
+        self.write()
+
+    def write(self) -> None:
+        """Write the figures so far, if the variable asked for them."""
         self.cpu = time.process_time() - self._cpu0
         if self._path is not None:
             figures = {k: v for k, v in asdict(self).items() if not k.startswith("_")}

@@ -261,6 +261,7 @@ class BatchJudge:
 
     def close(self) -> None:
         """Close the evaluator (its connections and cache) and the event loop."""
+        self.phases.write()  # with the last batch's hand-over
         if self._evaluator is not None:
             self._loop.run_until_complete(self._evaluator.aclose())
             self._evaluator = None
