@@ -1,21 +1,34 @@
-"""Benchmark: distributed jobs against the plain CLI, printed side by side in one run.
+"""Benchmark: distributed jobs against one process, printed side by side in one run.
 
-1. Offline (lexical) judge, rows per second: the plain CLI (`sumjudge evaluate`, one
-   process), then Spark (`local[W]`) and Ray (`num_cpus=W`, W actors) on 1 and 2 workers.
-   The engines' figures time the judging job only (the session is started and warmed up
-   first: a Spark or Ray start-up is paid once per job, not per row); the CLI's is its
-   whole run. Target: 2 workers >= 1.6 x 1 worker on a 2-core machine.
+1. The offline judge, rows per second, for `local-lexical` and then `local` (embeddings;
+   skip with --local-rows 0): one process (`evaluate_batch` in a fresh interpreter, the
+   evaluator's build included: what `sumjudge evaluate` runs), then Spark (`local[W]`) and
+   Ray (`num_cpus=W`, W actors) with W = 1 and 2. Every row has a source of its own (the
+   bundled sources, each sentence tagged with the row's id), so no row is judged from
+   another row's cached analysis: the work is the CPU-bound judging itself. The engines'
+   figures time the job (Spark: its Python workers started and warmed by a small job
+   first, as on a running cluster; Ray: the actors start inside the job, since each job
+   has its own). Ratios are against the one process of the same run; target: 2 workers
+   >= 1.6 x 1 worker (on a machine with 2 free cores).
+   Under each engine line: where its workers' time went (the `SUMJUDGE_WORKER_PHASES`
+   figures of `sumjudge.distributed.phases`, summed over workers, as shares of workers x
+   job seconds): Python worker start-up before the judge existed (Ray), the evaluator's
+   build, the engine's side (Arrow <-> pandas, moving batches, scheduling), frame -> rows,
+   the evaluator (coercion, plans, the judge's analysis), result columns (each row's
+   result_json), and the rest (a worker idle or not yet started), plus CPU ms per row.
 2. LLM judging through the fake server (200 ms latency, its own process) at a fixed global
-   concurrency: the single process (`evaluate_batch`) against Spark and Ray with 2 workers
-   (the concurrency split between them).
-3. With --rpm-window: the full-size rate check, a global rpm over 2 Spark workers for
-   about 100 s; the most requests the server saw in any 60-second window.
+   concurrency: the single process against Spark and Ray with 2 workers.
+3. With --rpm-window: a global rpm of 120 over 2 workers for ~100 s on each engine (Spark:
+   the per-worker split; Ray: the job's one limiter actor); the busiest 60-s window.
 
-Every configuration runs in its own subprocess (a fresh engine). `uptime`'s load average
-is printed with the figures: the machine is shared.
+Every configuration runs in its own subprocess (a fresh engine). The load average is
+printed at the start and the end, with the total time: the machine may be shared.
 
-Reproduce:  python benchmarks/distributed.py [--rows 600] [--llm-rows 400] [--rpm-window]
-            python benchmarks/distributed.py --only-rpm-window
+Reproduce (about 8 minutes on 2 idle cores):
+    python benchmarks/distributed.py
+    python benchmarks/distributed.py --rows 300 --local-rows 8 --llm-rows 100   # a smoke run
+Options: --rows (lexical, 2000), --local-rows (embeddings, 24; 0 skips), --llm-rows (400),
+--concurrency (16), --rpm-window (adds ~4 minutes), --only-rpm-window.
 """
 
 from __future__ import annotations
@@ -36,9 +49,11 @@ from _server import fake_server, stats
 
 ROOT = Path(__file__).parents[1]
 os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+PHASES = ("startup", "build", "engine", "to_rows", "evaluate", "columns")
 
 
-def make_rows(n: int) -> list[dict[str, Any]]:
+def make_rows(n: int, tag: str = "r") -> list[dict[str, Any]]:
+    """`n` rows, each with a source of its own (every sentence carries the row's id)."""
     from sumjudge.datasets import load_simple_summarization_dataset
 
     pool = [(d.input, d.summary) for d in load_simple_summarization_dataset().load()]
@@ -49,10 +64,12 @@ def make_rows(n: int) -> list[dict[str, Any]]:
     out = []
     for i in range(n):
         source, summary = pool[i % len(pool)]
+        ident = f"{tag}{i:05d}"
+        source = re.sub(r"([.!?])(\s|$)", rf" ({ident})\1\2", source)
         sentences = re.split(r"(?<=[.!?])\s+", summary.strip())
         if (i // len(pool)) % 2 and len(sentences) > 1:
             summary = " ".join(sentences[: len(sentences) // 2])
-        out.append({"id": f"r{i:05d}", "input": source, "summary": summary})
+        out.append({"id": ident, "input": source, "summary": summary})
     return out
 
 
@@ -64,29 +81,32 @@ def _spark(workers: int) -> Any:
         SparkSession.builder.master(f"local[{workers}]")
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.ui.enabled", "false")
-        .config("spark.sql.execution.arrow.maxRecordsPerBatch", "50")
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")
     return spark
 
 
-def one(engine: str, workers: int, rows_path: str, llm: dict[str, Any] | None) -> dict[str, Any]:
+def one(engine: str, workers: int, rows_path: str, job: dict[str, Any]) -> dict[str, Any]:
     import pandas as pd
 
     frame = pd.read_parquet(rows_path)
-    job: dict[str, Any] = {"id_col": "id", "model": "local-lexical", "workers": workers}
-    if llm:
-        job.update(llm)
+    warm_rows = pd.DataFrame(make_rows(workers * 2, tag="warm"))
+    phases_dir = os.environ.get("SUMJUDGE_WORKER_PHASES")
+    job = {"id_col": "id", "workers": workers, **job}
+    warm_job = {"id_col": "id", "workers": workers, "model": "local-lexical"}
+    if engine == "process":
+        return _one_process(frame, job)
     if engine == "spark":
         from sumjudge.spark import evaluate_spark
 
         spark = _spark(workers)
-        warm = spark.createDataFrame(frame.head(workers * 2)).repartition(workers)
-        evaluate_spark(warm, id_col="id", model="local-lexical").count()
-        df = spark.createDataFrame(frame).repartition(workers * 4).cache()
+        warm = spark.createDataFrame(warm_rows).repartition(workers)
+        evaluate_spark(warm, **warm_job).count()
+        df = spark.createDataFrame(frame).repartition(workers).cache()  # one task per slot
         df.count()
-        start = time.perf_counter()
+        _clear(phases_dir)
+        began, start = time.time(), time.perf_counter()
         statuses = [r["status"] for r in evaluate_spark(df, **job).select("status").collect()]
     else:
         import ray
@@ -95,26 +115,64 @@ def one(engine: str, workers: int, rows_path: str, llm: dict[str, Any] | None) -
 
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
         ray.data.DataContext.get_current().enable_progress_bars = False
-        warm = ray.data.from_pandas(frame.head(workers * 2))
-        evaluate_ray(warm, id_col="id", model="local-lexical", workers=workers).materialize()
-        step = -(-len(frame) // (workers * 4))
+        warm = ray.data.from_pandas(warm_rows)
+        evaluate_ray(warm, **warm_job).materialize()
+        step = -(-len(frame) // (workers * 8))  # blocks to share out as actors get free
         ds = ray.data.from_pandas([frame.iloc[i : i + step] for i in range(0, len(frame), step)])
-        start = time.perf_counter()
-        out = evaluate_ray(ds, **job, batch_size=25).select_columns(["status"]).to_pandas()
-        statuses = list(out["status"])
+        ds = ds.materialize()
+        _clear(phases_dir)
+        began, start = time.time(), time.perf_counter()
+        done = evaluate_ray(ds, **job).materialize()
+        elapsed = time.perf_counter() - start
+        statuses = list(done.select_columns(["status"]).to_pandas()["status"])
+        return {"rows": len(statuses), "ok": statuses.count("ok"), "seconds": elapsed, "t0": began}
     elapsed = time.perf_counter() - start
-    return {"rows": len(statuses), "ok": statuses.count("ok"), "seconds": elapsed}
+    return {"rows": len(statuses), "ok": statuses.count("ok"), "seconds": elapsed, "t0": began}
 
 
-def run_one(engine: str, workers: int, rows_path: Path, llm: dict[str, Any] | None = None) -> dict:
-    args = [sys.executable, __file__, "--one", engine, str(workers), str(rows_path)]
-    if llm:
-        args.append(json.dumps(llm))
-    done = subprocess.run(args, capture_output=True, text=True, env=_env(), check=False)
-    lines = [x for x in done.stdout.splitlines() if x.startswith("{")]
-    if done.returncode or not lines:
-        raise RuntimeError(f"{engine} x{workers} failed:\n{done.stderr[-3000:]}")
-    result: dict[str, Any] = json.loads(lines[-1])
+def _one_process(frame: Any, job: dict[str, Any]) -> dict[str, Any]:
+    import asyncio
+
+    from sumjudge import SummarizationEvaluator
+
+    options = {k: v for k, v in job.items() if k not in ("id_col", "workers")}
+    concurrency = options.pop("concurrency", 8)
+    items = frame.to_dict("records")
+
+    async def go() -> list[str]:
+        evaluator = SummarizationEvaluator(**options)
+        out = [r.status async for r in evaluator.evaluate_batch(items, concurrency=concurrency)]
+        await evaluator.aclose()
+        return out
+
+    start, cpu = time.perf_counter(), time.process_time()
+    statuses = asyncio.run(go())
+    return {
+        "rows": len(statuses),
+        "ok": statuses.count("ok"),
+        "seconds": time.perf_counter() - start,
+        "cpu": time.process_time() - cpu,
+    }
+
+
+def _clear(where: str | None) -> None:
+    for path in Path(where).glob("phases-*.json") if where else []:
+        path.unlink()
+
+
+def run_one(engine: str, workers: int, rows_path: Path, job: dict[str, Any]) -> dict[str, Any]:
+    """One configuration in a fresh interpreter; its figures and its workers' phases."""
+    with tempfile.TemporaryDirectory() as phases_dir:
+        env = _env()
+        env["SUMJUDGE_WORKER_PHASES"] = phases_dir
+        args = [sys.executable, __file__, "--one", engine, str(workers), str(rows_path)]
+        args.append(json.dumps(job))
+        done = subprocess.run(args, capture_output=True, text=True, env=env, check=False)
+        lines = [x for x in done.stdout.splitlines() if x.startswith("{")]
+        if done.returncode or not lines:
+            raise RuntimeError(f"{engine} x{workers} failed:\n{done.stderr[-3000:]}")
+        result: dict[str, Any] = json.loads(lines[-1])
+        result["phases"] = [json.loads(p.read_text()) for p in Path(phases_dir).glob("*.json")]
     return result
 
 
@@ -124,125 +182,101 @@ def _env() -> dict[str, str]:
     return env
 
 
-def plain_cli(rows_path: Path, tmp: Path) -> dict[str, Any]:
-    out = tmp / "cli.jsonl"
-    args = [sys.executable, "-m", "sumjudge.cli.main", "evaluate", str(rows_path), "-o", str(out)]
-    args += ["--model", "local-lexical", "--no-cache", "--no-progress"]
-    start = time.perf_counter()
-    subprocess.run(args, capture_output=True, text=True, env=_env(), check=False)
-    elapsed = time.perf_counter() - start
-    lines = out.read_text(encoding="utf-8").splitlines()
-    ok = sum(json.loads(x)["status"] == "ok" for x in lines)
-    return {"rows": len(lines), "ok": ok, "seconds": elapsed}
-
-
-def single_process_llm(rows_path: Path, llm: dict[str, Any]) -> dict[str, Any]:
-    import asyncio
-
-    import pandas as pd
-
-    from sumjudge import SummarizationEvaluator
-
-    rows = pd.read_parquet(rows_path).to_dict("records")
-    options = dict(llm)
-    concurrency = options.pop("concurrency")
-    metrics = options.pop("enabled_metrics")
-
-    async def go() -> list[str]:
-        evaluator = SummarizationEvaluator(enabled_metrics=metrics, **options)
-        out = [r.status async for r in evaluator.evaluate_batch(rows, concurrency=concurrency)]
-        await evaluator.aclose()
-        return out
-
-    start = time.perf_counter()
-    statuses = asyncio.run(go())
-    return {
-        "rows": len(statuses),
-        "ok": statuses.count("ok"),
-        "seconds": time.perf_counter() - start,
-    }
+# -- printing -------------------------------------------------------------------------------
+def _rate(r: dict[str, Any]) -> float:
+    return float(r["rows"] / r["seconds"])
 
 
 def _line(name: str, r: dict[str, Any], base: float | None) -> str:
-    rate = r["rows"] / r["seconds"]
-    ratio = f"{rate / base:5.2f}x" if base else "   --"
+    ratio = f"{_rate(r) / base:5.2f}x" if base else "   --"
     counts = f"{r['rows']:>5} rows ({r['ok']} ok)"
-    return f"  {name:<28} {counts} {r['seconds']:7.1f} s {rate:8.1f} rows/s {ratio}"
+    return f"  {name:<24} {counts} {r['seconds']:7.1f} s {_rate(r):8.1f} rows/s {ratio}"
+
+
+def where_time_went(r: dict[str, Any], engine: str, workers: int) -> str:
+    """The workers' phases as shares of workers x job seconds, and CPU ms per row."""
+    figures = r["phases"]
+    if not figures:
+        return "    (no phase figures)"
+    total = workers * r["seconds"]
+    sums = dict.fromkeys(PHASES, 0.0)
+    for f in figures:
+        if engine == "ray" and f["process_age"] is not None:  # actor process start -> judge
+            sums["startup"] += max(0.0, min(f["process_age"], f["created"] - r["t0"]))
+        sums["build"] += f["build"]
+        sums["engine"] += f["engine_in"] + f["engine_out"]
+        for k in ("to_rows", "evaluate", "columns"):
+            sums[k] += f[k]
+    rest = total - sum(sums.values())
+    cpu = sum(f["cpu"] for f in figures) / max(1, r["rows"]) * 1000
+    shares = ", ".join(f"{k} {v / total:.0%}" for k, v in sums.items())
+    judges = len(figures)
+    return (
+        f"    time: {shares}, other {rest / total:.0%} ({judges} judge(s); "
+        f"worker CPU {cpu:.1f} ms/row)"
+    )
 
 
 def load() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "--one":
-        engine, workers, rows_path = sys.argv[2], int(sys.argv[3]), sys.argv[4]
-        llm = json.loads(sys.argv[5]) if len(sys.argv) > 5 else None
-        print(json.dumps(one(engine, workers, rows_path, llm)))
-        return
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--rows", type=int, default=600)
-    parser.add_argument("--llm-rows", type=int, default=400)
-    parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--rpm-window", action="store_true")
-    parser.add_argument("--only-rpm-window", action="store_true")
-    args = parser.parse_args()
+# -- the parts ------------------------------------------------------------------------------
+def offline_part(model: str, rows: int, tmp: Path) -> None:
     import pandas as pd
 
-    if args.only_rpm_window:
-        with tempfile.TemporaryDirectory() as name:
-            print(f"load before: {load()}")
-            rpm_window(Path(name))
-            print(f"load after: {load()}")
-        return
+    rows_path = tmp / f"{model}.parquet"
+    pd.DataFrame(make_rows(rows)).to_parquet(rows_path)
+    job = {"model": model, "concurrency": 8}
+    print(f"1. offline judge {model}, {rows} rows, each its own source ({load()})")
+    single = run_one("process", 1, rows_path, job)
+    base = _rate(single)
+    cpu = single["cpu"] / single["rows"] * 1000
+    print(_line("one process", single, base) + f"  (CPU {cpu:.1f} ms/row)", flush=True)
+    for engine in ("spark", "ray"):
+        rates = []
+        for workers in (1, 2):
+            r = run_one(engine, workers, rows_path, job)
+            rates.append(_rate(r))
+            print(_line(f"{engine} {workers} worker(s)", r, base))
+            print(where_time_went(r, engine, workers), flush=True)
+            if os.environ.get("BENCH_TIMELINE"):  # each judge: start, busy seconds
+                for f in sorted(r["phases"], key=lambda f: f["created"]):
+                    busy = sum(f[k] for k in ("build", "engine_in", "to_rows", "evaluate"))
+                    busy += f["columns"] + f["engine_out"]
+                    at = f["created"] - r["t0"]
+                    print(f"      pid {f['pid']}: from {at:.2f} s, busy {busy:.2f} s, {f}")
+        print(f"  {engine}: 2 workers / 1 worker = {rates[1] / rates[0]:.2f}x (target >= 1.6)")
 
-    with tempfile.TemporaryDirectory() as name:
-        tmp = Path(name)
-        rows_path = tmp / "rows.parquet"
-        pd.DataFrame(make_rows(args.rows)).to_parquet(rows_path)
-        print(f"load before: {load()}")
-        print(f"1. offline lexical judge, {args.rows} rows (ratio: against the plain CLI)")
-        cli = plain_cli(rows_path, tmp)
-        base = cli["rows"] / cli["seconds"]
-        print(_line("plain CLI (1 process)", cli, base), flush=True)
+
+def llm_part(rows: int, concurrency: int, tmp: Path) -> None:
+    import pandas as pd
+
+    llm_path = tmp / "llm.parquet"
+    pd.DataFrame(make_rows(rows)).to_parquet(llm_path)
+    with fake_server("--latency", "0.2") as url:
+        job = {
+            "model": "openai/fake-model",
+            "base_url": url,
+            "enabled_metrics": ["coherence"],
+            "logprobs": False,
+            "concurrency": concurrency,
+        }
+        print(
+            f"2. LLM judge, 200 ms server, {rows} rows x 1 call, global concurrency "
+            f"{concurrency} (ratio: against the single process; {load()})"
+        )
+        single = run_one("process", 1, llm_path, job)
+        base = _rate(single)
+        print(_line("single process", single, base), flush=True)
         for engine in ("spark", "ray"):
-            one_w = run_one(engine, 1, rows_path)
-            two_w = run_one(engine, 2, rows_path)
-            print(_line(f"{engine} 1 worker", one_w, base))
-            print(_line(f"{engine} 2 workers", two_w, base))
-            scale = (two_w["rows"] / two_w["seconds"]) / (one_w["rows"] / one_w["seconds"])
-            print(f"  {engine}: 2 workers / 1 worker = {scale:.2f}x (target >= 1.6)", flush=True)
-        print(f"load: {load()}")
-
-        llm_path = tmp / "llm.parquet"
-        pd.DataFrame(make_rows(args.llm_rows)).to_parquet(llm_path)
-        with fake_server("--latency", "0.2") as url:
-            llm = {
-                "model": "openai/fake-model",
-                "base_url": url,
-                "enabled_metrics": ["coherence"],
-                "logprobs": False,
-                "concurrency": args.concurrency,
-            }
-            print(
-                f"2. LLM judge, 200 ms server, {args.llm_rows} rows x 1 call, global "
-                f"concurrency {args.concurrency} (ratio: against the single process)"
-            )
-            single = single_process_llm(llm_path, llm)
-            base = single["rows"] / single["seconds"]
-            print(_line("single process", single, base), flush=True)
-            for engine in ("spark", "ray"):
-                print(_line(f"{engine} 2 workers", run_one(engine, 2, llm_path, llm), base))
-            ideal = args.concurrency / 0.2
-            print(f"  ideal at concurrency {args.concurrency}: {ideal:.0f} rows/s")
-            print(f"  server saw {stats(url)['requests']} requests")
-        if args.rpm_window:
-            rpm_window(tmp)
-        print(f"load after: {load()}")
+            print(_line(f"{engine} 2 workers", run_one(engine, 2, llm_path, job), base))
+        print(f"  ideal at concurrency {concurrency}: {concurrency / 0.2:.0f} rows/s")
+        print(f"  server saw {stats(url)['requests']} requests")
 
 
 def rpm_window(tmp: Path) -> None:
-    """A global rpm of 120 over 2 Spark workers for ~100 s; the busiest 60-s window."""
+    """A global rpm of 120 over 2 workers for ~100 s per engine; the busiest 60-s window."""
     import pandas as pd
 
     from sumjudge.testing import FakeOpenAIServer
@@ -250,30 +284,61 @@ def rpm_window(tmp: Path) -> None:
     rpm, rows = 120.0, 200
     path = tmp / "rpm.parquet"
     pd.DataFrame(make_rows(rows)).to_parquet(path)
-    with FakeOpenAIServer(latency=0.2, record_requests=False) as server:
-        seen: list[float] = []
-        answer = server.responder
+    for engine in ("spark", "ray"):
+        with FakeOpenAIServer(latency=0.2, record_requests=False) as server:
+            seen: list[float] = []
+            answer = server.responder
 
-        def responder(body: dict[str, Any]) -> Any:
-            seen.append(time.monotonic())
-            return answer(body)
+            def responder(
+                body: dict[str, Any], seen: list[float] = seen, answer: Any = answer
+            ) -> Any:
+                seen.append(time.monotonic())
+                return answer(body)
 
-        server.responder = responder
-        llm = {
-            "model": "openai/fake-model",
-            "base_url": server.base_url,
-            "enabled_metrics": ["coherence"],
-            "logprobs": False,
-            "concurrency": 8,
-            "rpm": rpm,
-        }
-        r = run_one("spark", 2, path, llm)
-    seen.sort()
-    busiest = max(sum(1 for t in seen[i:] if t - s < 60.0) for i, s in enumerate(seen))
-    print(
-        f"3. global rpm {rpm:.0f} over 2 Spark workers: {r['rows']} rows in {r['seconds']:.0f} s;"
-        f" busiest 60-s window: {busiest} requests (budget {rpm:.0f})"
-    )
+            server.responder = responder
+            job = {
+                "model": "openai/fake-model",
+                "base_url": server.base_url,
+                "enabled_metrics": ["coherence"],
+                "logprobs": False,
+                "concurrency": 8,
+                "rpm": rpm,
+            }
+            r = run_one(engine, 2, path, job)
+        seen.sort()
+        busiest = max(sum(1 for t in seen[i:] if t - s < 60.0) for i, s in enumerate(seen))
+        print(
+            f"3. global rpm {rpm:.0f} over 2 {engine} workers: {r['rows']} rows in "
+            f"{r['seconds']:.0f} s; busiest 60-s window: {busiest} requests (budget {rpm:.0f})"
+        )
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--one":
+        engine, workers, rows_path = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+        print(json.dumps(one(engine, workers, rows_path, json.loads(sys.argv[5]))))
+        return
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rows", type=int, default=2000)
+    parser.add_argument("--local-rows", type=int, default=24)
+    parser.add_argument("--llm-rows", type=int, default=400)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--rpm-window", action="store_true")
+    parser.add_argument("--only-rpm-window", action="store_true")
+    args = parser.parse_args()
+    began = time.perf_counter()
+    print(f"start: {load()}, {os.cpu_count()} cores", flush=True)
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        if not args.only_rpm_window:
+            offline_part("local-lexical", args.rows, tmp)
+            if args.local_rows:
+                offline_part("local", args.local_rows, tmp)
+            if args.llm_rows:
+                llm_part(args.llm_rows, args.concurrency, tmp)
+        if args.rpm_window or args.only_rpm_window:
+            rpm_window(tmp)
+    print(f"end: {load()}; the benchmark took {time.perf_counter() - began:.0f} s")
 
 
 if __name__ == "__main__":
