@@ -204,6 +204,32 @@ BRIEFING_EN = Faithful(
     "in June.",
 )
 
+BOARD_MEETING_EN = Faithful(
+    "en-board-meeting-votes-and-tasks",
+    "Helen Ward (Chair): Let's vote on the new parking policy. All in favour?\n"
+    "Marcus Lee: I'm in favour.\n"
+    "Sofia Reyes: In favour.\n"
+    "Tom Becker: Against. I think it's too expensive.\n"
+    "Helen Ward (Chair): So the motion passes six to one, with Tom against.\n"
+    "Helen Ward (Chair): Next, the office move. We agreed not to move the office before "
+    "March.\n"
+    "Sofia Reyes: I'll draft the announcement for staff by Friday.\n"
+    "Marcus Lee: Tom, can you get three quotes from removal companies?\n"
+    "Tom Becker: Sure, I'll have them by next Wednesday.\n"
+    "Helen Ward (Chair): The proposal to open a second site was rejected; we'll revisit it "
+    "in the autumn.\n"
+    "Marcus Lee: Extended parking for visitors is not offered any more.\n",
+    "**Decisions**\n"
+    "- The parking policy passed six to one; Tom Becker voted against it as too expensive.\n"
+    "- The office will not move before March; the move is on hold until then.\n"
+    "- The proposal for a second site was rejected and will be revisited in the autumn.\n"
+    "- Extended visitor parking is no longer offered.\n\n"
+    "**Action items**\n"
+    "- Sofia Reyes: draft the staff announcement by Friday.\n"
+    "- Marcus asked Tom to get three quotes from removal companies; Tom will have them by "
+    "next Wednesday.",
+)
+
 CORPUS: tuple[Faithful, ...] = (
     SUPPORT_CALL_EN,
     POLICY_MEMO_EN,
@@ -215,4 +241,5 @@ CORPUS: tuple[Faithful, ...] = (
     MEMO_ID,
     SPRINT_ID_TABLE,
     BRIEFING_EN,
+    BOARD_MEETING_EN,
 )

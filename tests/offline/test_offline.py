@@ -84,10 +84,15 @@ def test_number_name_date_evidence(lex: OfflineScorer) -> None:
 
 
 def test_negation_evidence(lex: OfflineScorer) -> None:
-    """A negation with no negated source passage is cited."""
+    """A negation with no negated source passage is cited, with the sentence it contradicts."""
     src = "Ana: I finished the report yesterday.\nBen: Great, send it to me.\nAna: Will do.\n"
     v = lex.score(src, "Ana did not finish the report.")["consistency"]
-    assert any('"not"' in e for e in v.evidence)
+    assert any(
+        "says the opposite of the source" in e and "Ana: I finished the report yesterday." in e
+        for e in v.evidence
+    )
+    v = lex.score(src, "Ana did not finish the report, Ben says.")["consistency"]
+    assert v.score <= 2
 
 
 MEETING = (

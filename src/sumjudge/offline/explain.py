@@ -16,6 +16,10 @@ _T: dict[str, dict[str, str]] = {
         "swap": 'possible swap of people in "{s}": the source fits "{x}" better',
         "twice": 'lists "{x}" twice among the people in "{s}"',
         "neg": 'negation "{x}" in "{s}" has no negated counterpart in the matching source passage',
+        "contra": '"{s}" says the opposite of the source: "{q}"',
+        "vote": '"{s}" says no one was against, but the source records a vote against: "{q}"',
+        "owner": '"{s}" gives the task to {x}, but in the source {y} takes it: "{q}"',
+        "agree": 'agreement error ("{x}") in "{s}"',
         "unsup": 'no source passage supports "{s}" (best match: "{q}")',
         "omit": 'leaves out an important source passage: "{q}"',
         "repeat": 'repeats itself: "{a}" / "{b}"',
@@ -40,6 +44,12 @@ _T: dict[str, dict[str, str]] = {
         "swap": 'kemungkinan orang tertukar dalam "{s}": sumber lebih cocok dengan "{x}"',
         "twice": 'menyebut "{x}" dua kali dalam daftar orang di "{s}"',
         "neg": 'negasi "{x}" dalam "{s}" tidak punya padanan di bagian sumber yang cocok',
+        "contra": '"{s}" menyatakan kebalikan dari sumber: "{q}"',
+        "vote": '"{s}" menyatakan tidak ada yang menolak, padahal sumber mencatat suara menolak: '
+        '"{q}"',
+        "owner": '"{s}" memberikan tugas kepada {x}, padahal di sumber {y} yang mengambilnya: '
+        '"{q}"',
+        "agree": 'kesalahan kesesuaian kata ("{x}") dalam "{s}"',
         "unsup": 'tidak ada bagian sumber yang mendukung "{s}" (paling mirip: "{q}")',
         "omit": 'melewatkan bagian penting dari sumber: "{q}"',
         "repeat": 'mengulang kalimat: "{a}" / "{b}"',
@@ -77,6 +87,15 @@ def sentence_problems(si: SentenceInfo, lang: str) -> list[str]:
         out.append(t["twice"].format(x=si.listed_twice, s=shorten(si.text, 60)))
     if si.swap_margin is not None and si.swap_margin < SWAP_EVIDENCE:
         out.append(t["swap"].format(s=shorten(si.text, 60), x=shorten(si.swap_variant, 60)))
+    if si.contradicts:
+        out.append(t["contra"].format(s=shorten(si.text, 60), q=shorten(si.contradicts, 80)))
+    if si.vote_reversed:
+        out.append(t["vote"].format(s=shorten(si.text, 60), q=shorten(si.vote_reversed, 80)))
+    if si.owner_swap is not None:
+        o = si.owner_swap
+        out.append(
+            t["owner"].format(s=shorten(si.text, 60), x=o.said, y=o.owner, q=shorten(o.quote, 80))
+        )
     return out
 
 
@@ -113,6 +132,11 @@ def evidence_for(metric: str, a: Analysis, lang: str) -> list[str]:
             t["broken"].format(x=si.broken, s=shorten(si.text, 60))
             for si in a.sentences
             if si.broken
+        ]
+        ev += [
+            t["agree"].format(x=x, s=shorten(si.text, 60))
+            for si in a.sentences
+            for x in si.agreement
         ]
         ev += [
             t["lower"].format(s=shorten(si.text, 50)) for si in a.sentences if si.text[:1].islower()

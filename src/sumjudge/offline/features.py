@@ -8,19 +8,22 @@ import math
 import numpy as np
 
 from .closeness import closeness_features
-from .dialogue import swap_check
+from .dialogue import people, swap_check
 from .embed import Embedder, FloatArray
 from .entities import new_dates, new_names
 from .focus import IntArray, Progress, SummaryVectors, summary_vectors
+from .grammar import agreement_errors
 from .mentions import listed_twice
 from .numbers import new_numbers
+from .owners import owner_swaps
 from .pairs import inversions, repetition
+from .polarity import contradiction, reversed_vote
 from .problems import broken_reason, clause_min, unmatched_negation
 from .records import Analysis, SentenceInfo, SourceInfo
 from .shape import shape_features
 from .source import analyse_source, norm_tokens
 from .splice import PairStarts, copied_fragments, splice_rate
-from .text import content, fold, ngrams, sentences, strip_markup, words
+from .text import content, detect_language, fold, ngrams, sentences, strip_markup, words
 
 __all__ = [
     "EMBED_FEATURES",
@@ -162,6 +165,14 @@ def _sentence(
     si.broken = broken_reason(s)
     a, b = info.windows[best]
     near = set().union(*info.unit_content[max(0, a - 1) : b + 1])
+    if fold(s) not in info.folded:  # (a sentence of the source cannot contradict it)
+        # the passages it restates: its best window and the units next to it (a vote's
+        # tally may come a few turns after the call for it)
+        n = len(info.units)
+        si.contradicts = contradiction(s, range(max(0, a - 1), min(n, b + 1)), info)
+        if si.contradicts:
+            si.unmatched_negation = ""  # the contradiction says more, and counts once
+        si.vote_reversed = reversed_vote(s, range(max(0, a - 4), min(n, b + 4)), info)
     si.local_novel = len(c - near) / max(1, len(c))
     si.clause_min = clause_min(s, info.support)
     return si
@@ -203,10 +214,19 @@ def analyse(
         else _sentence(s, c, info, vecs.sims[row[k]], vecs.parts[row[k]], vecs.cols)
         for k, (s, c) in enumerate(zip(sents, sent_content, strict=True))
     ]
+    if info.dialogue:
+        swaps = owner_swaps(sents, people(info.units), info.assignments)
+        for si, swap in zip(infos, swaps, strict=True):
+            si.owner_swap = swap if fold(si.text) not in info.folded else None
+    if detect_language(summary) == "en":  # the agreement rules are English words
+        vocabulary = info.token_set | set(words(summary))
+        for si in infos:
+            si.agreement = agreement_errors(si.text, vocabulary)
     extractive = all(fold(s) in info.folded for s in sents)
     if extractive:  # the source's own sentences are not broken, whatever they look like
         for si in infos:
             si.broken = ""
+            si.agreement = []
     feats, repeated, doubled, top, covs = _lexical_features(
         info, summary, sents, sent_content, infos
     )

@@ -35,6 +35,7 @@ __all__ = [
     "UNITS",
     "UNIT_SYNONYMS",
     "word_map",
+    "word_pairs",
     "word_set",
 ]
 
@@ -68,6 +69,22 @@ def word_map(name: str) -> dict[str, str]:
         A new dict from the first column to the second.
     """
     return dict(line.split(maxsplit=1) for line in _entries(name))
+
+
+def word_pairs(name: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """The pairs of word sets of `words/<name>.txt` (one pair a line, sides split by "|").
+
+    Args:
+        name: The file's name without `.txt`.
+
+    Returns:
+        Each line's two sides as sets of words.
+    """
+    out: list[tuple[frozenset[str], frozenset[str]]] = []
+    for line in _entries(name):
+        left, _, right = line.partition("|")
+        out.append((frozenset(left.split()), frozenset(right.split())))
+    return tuple(out)
 
 
 EN_STOP = word_set("stopwords_en")

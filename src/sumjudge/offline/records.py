@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -12,6 +13,9 @@ import numpy.typing as npt
 from .embed import FloatArray
 from .splice import Joints
 from .support import WindowSupport
+
+if TYPE_CHECKING:
+    from .owners import Assignment, OwnerSwap
 
 
 @dataclass(frozen=True)
@@ -89,6 +93,13 @@ class SourceInfo:
         """The distinct source tokens."""
         return set(self.tokens)
 
+    @cached_property
+    def assignments(self) -> list[Assignment]:
+        """The tasks taken in a transcript's turns, and by whom (`owners.assignments`)."""
+        from .owners import assignments  # (owners reads units: imported where used)
+
+        return assignments(self.units) if self.dialogue else []
+
 
 @dataclass
 class SentenceInfo:
@@ -108,6 +119,10 @@ class SentenceInfo:
     clause_min: float = 1.0
     swap_margin: float | None = None
     swap_variant: str = ""
+    contradicts: str = ""  # the source sentence it says the opposite of (`polarity`)
+    vote_reversed: str = ""  # the source sentence recording a vote it calls unanimous
+    owner_swap: OwnerSwap | None = None  # an action item given to the wrong person
+    agreement: list[str] = field(default_factory=list)  # agreement errors ("many customer")
 
     @property
     def support(self) -> float:
@@ -120,6 +135,11 @@ class SentenceInfo:
     def fact_errors(self) -> int:
         """Numbers, names and dates the sentence states that the source does not."""
         return len(self.new_numbers) + len(self.new_names) + len(self.new_dates)
+
+    @property
+    def contradictions(self) -> int:
+        """Statements the matched source passage contradicts (opposite, vote, owner)."""
+        return bool(self.contradicts) + bool(self.vote_reversed) + (self.owner_swap is not None)
 
 
 @dataclass

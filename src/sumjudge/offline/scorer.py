@@ -61,7 +61,7 @@ class OfflineScorer:
 
     #: Bumped whenever the verdicts change (explanations included): it is the offline
     #: backend's `Capabilities.version`, so results say which judge they came from.
-    version: str = "4"
+    version: str = "5"
 
     def __init__(
         self,
@@ -281,13 +281,21 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
     """
     n_broken = sum(1 for si in a.sentences if si.broken)
     broken = n_broken > 0 or bool(a.doubled_words)
-    if metric == "fluency" and n_broken >= 2:
+    # agreement errors ("Their is many customer") are fluency's evidence as broken sentences
+    n_agree = sum(len(si.agreement) for si in a.sentences)
+    if metric == "fluency" and n_broken + n_agree >= 2:
         return 1
+    if metric == "fluency" and n_agree:
+        return 2
     if metric == "fluency" and broken:
         return 2
     if metric == "coherence" and (broken or a.repeated):
         return 2
-    n_facts = sum(si.fact_errors + bool(si.unmatched_negation) for si in a.sentences)
+    # invented facts and statements the source contradicts (the opposite of a source
+    # sentence, a vote against called unanimous, a task given to the wrong person)
+    n_facts = sum(
+        si.fact_errors + bool(si.unmatched_negation) + si.contradictions for si in a.sentences
+    )
     if metric == "consistency" and n_facts >= 2:  # two invented facts: not faithful
         return 1
     if metric == "consistency" and n_facts:

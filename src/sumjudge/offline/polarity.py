@@ -1,0 +1,247 @@
+"""Summary sentences that say the opposite of the source passage they restate.
+
+Each summary clause is paired with the source clause that shares most of its content
+words, in the passages the sentence is matched to (its best window and the units next to
+it). Three readings of such a pair:
+
+- negation: one clause negates what the other states plainly ("Extended support is not
+  offered" / "Ana offered extended support"; "we agreed not to move" / "agreed to move"),
+  the negation bearing on a word the two share;
+- contrary words: the clauses use the two sides of a contrary pair (`words/contraries.txt`:
+  approved / rejected, issue / refuse, rose / fell), each only its own side;
+- votes: the summary calls a decision unanimous (`words/unanimous.txt`) where the matched
+  passages record a vote against: a tally such as "six to one" or a word of dissent
+  (`words/dissent.txt`) in a passage about a vote, and the source never says "unanimous".
+
+What faithful writing does and is not flagged: a clause with a word that limits or turns
+what it asserts ("on hold", "until", "only", "free": `words/negative_sense.txt`) is never
+read as the plain opposite of a negated clause; the pair must share two content words,
+half of the source clause's; and a source clause anywhere that restates the summary clause
+as closely with the same polarity clears it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .lexicon import NEGATIONS, NUMBER_WORDS, word_pairs, word_set
+from .records import SourceInfo, Unit
+from .text import content_of, sentences, stem, words
+
+_CLAUSE = re.compile(
+    r",\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:and|but|because|so|while|which|who|although|whereas|"
+    r"dan|tetapi|namun|karena|sehingga)\s+"
+)
+# "refuse" is a contrary word (issue / refuse), not a negation that flips a clause; chat
+# writes "dont" and "cant"
+EXPLICIT = NEGATIONS - {"without", "refuse", "refused", "refuses"} | {
+    "dont",
+    "doesnt",
+    "didnt",
+    "cant",
+    "wont",
+    "isnt",
+    "arent",
+    "wasnt",
+    "werent",
+    "havent",
+    "hasnt",
+}
+SENSE = word_set("negative_sense")
+CONTRARIES = word_pairs("contraries")
+_CONTRARY_STEMS = frozenset(stem(w) for pair in CONTRARIES for side in pair for w in side)
+UNANIMOUS = word_set("unanimous")
+DISSENT = word_set("dissent")
+_VOTE = frozenset(["vote", "voted", "votes", "voting", "motion", "favour", "favor", "ballot"])
+_TALLY = re.compile(r"\b(\w+)\s*(?:-|–|to)\s*(\w+)\b")
+# "doesn ’ t" (tokenised news text) is "doesn't"
+_SPACED_NT = re.compile(r"(\w)\s?n\s*['’]\s*t\b")
+# "No Eileen wanted me to": an interjection answering the previous turn, not a negation
+_INTERJECTION = re.compile(r"^\s*(?i:no|nope|nah|nothing)\b[\s.!]*(?=[A-Z])")
+# a chat question without its question mark: "did you watch the series I told you"
+_AUX_QUESTION = re.compile(
+    r"^\s*(?:[^\W\d][\w .'’-]{0,40}:\s*)?"  # ("Gene: Did you ...")
+    r"(?:do|does|did|have|has|had|are|is|was|were|can|could|will|would|should|shall)\s+"
+    r"(?:you|i|we|they|he|she|it|there)\b",
+    re.IGNORECASE,
+)
+# the clauses must share this many content words (beyond contrary words), and this share
+# of the source clause's content words: a restatement, not two sentences on one topic
+MIN_SHARED = 2
+MIN_COVER = 0.5
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A clause as polarity reads it."""
+
+    content: frozenset[str]
+    negated: bool  # an explicit negation (a double one is rarer than a repeated one)
+    scope: frozenset[str]  # the first two content words after each negation
+    sense: frozenset[str]  # words that limit or turn the assertion ("until", "hold", "free")
+    words: frozenset[str]
+    sides: frozenset[tuple[int, int]]  # (contrary pair, side) of its contrary words
+
+    @staticmethod
+    def of(text: str) -> Clause:
+        """The clause `text`."""
+        ws = words(_SPACED_NT.sub(r"\1n't", _INTERJECTION.sub("", text)))
+        negs = [i for i, w in enumerate(ws) if w in EXPLICIT]
+        # what the negation bears on: the first content word after it ("not offered",
+        # "won't be any charge", "agreed not to move")
+        scope = {c for i in negs for c in content_of(ws[i + 1 : i + 5])[:1]}
+        sides = {
+            (k, side)
+            for k, pair in enumerate(CONTRARIES)
+            for side in (0, 1)
+            if not pair[side].isdisjoint(ws)
+        }
+        return Clause(
+            content=frozenset(content_of(ws)),
+            negated=bool(negs),
+            scope=frozenset(scope),
+            sense=SENSE.intersection(ws),
+            words=frozenset(ws),
+            sides=frozenset(sides),
+        )
+
+
+def clauses(text: str) -> list[Clause]:
+    """The clauses of a text that have a content word."""
+    out = [Clause.of(piece) for piece in _CLAUSE.split(text)]
+    return [c for c in out if c.content]
+
+
+def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
+    """Whether summary clause `s` says the opposite of source clause `t` (see the module).
+
+    `names` are the words of the speakers' names: two clauses about the same people share
+    them whatever they say ("Amelia has a surprise for Emily" / "Amelia can't tell Emily").
+    """
+    common = s.content & t.content - names
+    shared = {w for w in common if w not in _CONTRARY_STEMS}
+    if len(shared) < MIN_SHARED or len(shared) < MIN_COVER * len(t.content - names):
+        return False
+    if s.negated != t.negated:
+        neg, plain = (t, s) if t.negated else (s, t)
+        # a limiting or negative word in one clause only ("on hold until March" against
+        # "not before March", "don't forget to" against "reminds to") may be how the
+        # negation was paraphrased; one both clauses use is not
+        if plain.sense - neg.words or neg.sense - plain.words or neg.scope.isdisjoint(common):
+            return False
+        # "not approved" against "rejected": the plain clause's contrary word agrees
+        return not any(side == 1 for _, side in plain.sides)
+    return any(
+        (k, 1 - side) in t.sides and (k, side) not in t.sides and (k, 1 - side) not in s.sides
+        for k, side in s.sides
+    )
+
+
+def _body(u: Unit, text: str) -> str:
+    """A unit's text without its "Speaker:" head."""
+    return text.split(":", 1)[1] if u.speaker and ":" in text else text
+
+
+def passage_clauses(u: Unit) -> list[tuple[Clause, str]]:
+    """The clauses of a source unit, each with the sentence as written that holds it.
+
+    The clauses are read in the resolved text ("I" as the speaker's name); the quote is
+    the sentence as the source gives it.
+    """
+    resolved = [s for s, _, _ in sentences(_body(u, u.resolved))]
+    written = [s for s, _, _ in sentences(_body(u, u.text))]
+    out: list[tuple[Clause, str]] = []
+    for k, sent in enumerate(resolved):
+        quote = written[k] if len(written) == len(resolved) else _body(u, u.text)
+        if sent.rstrip().endswith("?") or _AUX_QUESTION.match(quote):
+            continue  # a question asserts nothing to contradict
+        quote = f"{u.speaker}: {quote.strip()}" if u.speaker else quote.strip()
+        out += [(c, quote) for c in clauses(sent)]
+    return out
+
+
+def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
+    """The source sentence a summary sentence contradicts, or "" (see the module).
+
+    Args:
+        sentence: The summary sentence.
+        region: The source units it is matched to (its best window and their neighbours).
+        info: The analysed source.
+
+    Returns:
+        The source sentence as written ("Speaker: ..." in a transcript), or "".
+    """
+    if sentence.rstrip().endswith("?"):
+        return ""  # a question asserts nothing
+    names = speaker_words(info)
+    near = [pc for i in region for pc in passage_clauses(info.units[i])]
+    if not near:
+        return ""
+    for s in clauses(sentence):
+        if len(s.content) < MIN_SHARED:
+            continue
+        overlap = [len(s.content & t.content) for t, _ in near]
+        top = max(overlap)
+        best = [near[k] for k, n in enumerate(overlap) if n == top]
+        if top < MIN_SHARED or not all(opposed(s, t, names) for t, _ in best):
+            continue
+        if _restated_elsewhere(s, top, info, names):
+            continue
+        return best[0][1]
+    return ""
+
+
+def _restated_elsewhere(s: Clause, top: int, info: SourceInfo, names: frozenset[str]) -> bool:
+    """Whether a source clause anywhere shares `top` content words with `s` and agrees."""
+    for i, unit_words in enumerate(info.unit_content):
+        if len(s.content & unit_words) < top:
+            continue
+        for t, _ in passage_clauses(info.units[i]):
+            if len(s.content & t.content) >= top and not opposed(s, t, names):
+                return True
+    return False
+
+
+def speaker_words(info: SourceInfo) -> frozenset[str]:
+    """The content words of the speakers' names."""
+    return frozenset(w for name in info.speakers for w in content_of(name.split()))
+
+
+def reversed_vote(sentence: str, region: range, info: SourceInfo) -> str:
+    """The source sentence recording a vote against, when the summary says "unanimous"."""
+    low = " ".join(words(sentence))
+    if sentence.rstrip().endswith("?"):
+        return ""
+    if not any(re.search(rf"\b{re.escape(p)}\b", low) for p in UNANIMOUS):
+        return ""
+    if any(re.search(rf"\b{re.escape(p)}\b", info.folded) for p in ("unanimous", "unanimously")):
+        return ""
+    sents = [
+        (f"{u.speaker}: {s}" if u.speaker else s, words(s))
+        for u in (info.units[i] for i in region)
+        for s, _, _ in sentences(_body(u, u.text))
+    ]
+    if not any(not _VOTE.isdisjoint(ws) for _, ws in sents):
+        return ""  # no vote in these passages: "against" may mean anything
+    # the tally says most ("six to one"), else a word of dissent ("Against.")
+    tallies = [q for q, ws in sents if _tally_against(" ".join(ws))]
+    dissents = [q for q, ws in sents if not DISSENT.isdisjoint(ws)]
+    return (tallies + dissents + [""])[0].strip()
+
+
+def _tally_against(text: str) -> bool:
+    """Whether a text holds a tally with votes against ("six to one", "6-1", "5 to 2")."""
+    for m in _TALLY.finditer(text):
+        a, b = (_count(m.group(k)) for k in (1, 2))
+        if a is not None and b is not None and a > b >= 1:
+            return True
+    return False
+
+
+def _count(w: str) -> int | None:
+    """A small count in digits or words ("6", "six"), else None."""
+    if w.isdigit():
+        return int(w) if len(w) <= 3 else None
+    v = NUMBER_WORDS.get(w)
+    return int(float(v)) if v is not None and float(v).is_integer() else None
