@@ -8,6 +8,7 @@ import math
 import numpy as np
 
 from .closeness import closeness_features
+from .coverage import weighted_coverage
 from .dialogue import people, swap_check
 from .embed import Embedder, FloatArray
 from .entities import new_dates, new_names
@@ -21,7 +22,7 @@ from .polarity import contradiction, reversed_vote
 from .problems import broken_reason, clause_min, unmatched_negation
 from .records import Analysis, SentenceInfo, SourceInfo
 from .shape import shape_features
-from .source import analyse_source, norm_tokens
+from .source import analyse_source, content_turn, norm_tokens
 from .splice import PairStarts, copied_fragments, splice_rate
 from .text import content, detect_language, fold, ngrams, sentences, strip_markup, words
 
@@ -98,7 +99,6 @@ SWAP_EVIDENCE = -0.01
 # check is skipped and the feature left out (calibrated models then treat it as average).
 SWAP_MAX_SPEAKERS = 3
 REP_BASELINE = 0.3
-OMISSION_MIN_WORDS = 4
 # Signals left out for transcript sources (a model counts a missing signal as average).
 # They come from news summaries of news articles, where following the article's order in
 # long sentences is what a good summary does; a summary of a meeting is written by topic
@@ -267,7 +267,7 @@ def _omission_worthy(info: SourceInfo, i: int, summary_content: set[str]) -> boo
     Not a short turn ("That's great, thank you.": fewer than four content words), and in a
     dialogue not a question whose answer, the next turn, the summary covers.
     """
-    if len(info.unit_content[i]) < OMISSION_MIN_WORDS:
+    if not content_turn(info, i):
         return False
     if info.dialogue and i + 1 < len(info.units):
         answer = info.unit_content[i + 1]
@@ -303,6 +303,8 @@ def _lexical_features(
     summary_content = {w for c in sent_content for w in c}
     # coverage of important source units
     order_imp = sorted(range(len(info.units)), key=lambda i: -info.importance[i])
+    if info.dialogue:  # greetings and thanks share words with every turn: not central content
+        order_imp = [i for i in order_imp if content_turn(info, i)] or order_imp
     top = order_imp[: max(3, len(order_imp) // 5)]
     covs = [
         len(info.unit_content[i] & summary_words) / max(1, len(info.unit_content[i])) for i in top
@@ -389,8 +391,7 @@ def _embedding_features(
     feats["adjcos_mean"] = float(np.mean(adj_cos)) if adj_cos else 1.0
     # importance-weighted semantic coverage of the whole source
     if info.emb_weights is not None:
-        covered = np.clip(
-            ((emb_s @ emb_units.T).max(axis=0) - COS_LO) / (COS_HI - COS_LO), 0.0, 1.0
+        feats["wcov"] = weighted_coverage(
+            info, emb_s @ emb_units.T, info.emb_weights, info.emb_unit_ids
         )
-        feats["wcov"] = float(info.emb_weights @ covered)
     return feats

@@ -18,7 +18,7 @@ from .dialogue import source_units
 from .embed import Embedder, FloatArray
 from .entities import name_parts
 from .focus import IntArray, embed_texts, is_long, sample_units, turn_sentences
-from .lexicon import NEGATIONS, NEGATIVE_MEANING
+from .lexicon import MULTIPLIERS, NEGATIONS, NEGATIVE_MEANING, SCALES, STOP, TITLES, word_set
 from .numbers import numbers
 from .records import SourceInfo, Unit
 from .text import content_of, date_word, stem, words
@@ -32,6 +32,14 @@ _NEGATED = NEGATIONS | NEGATIVE_MEANING
 # nowhere else, and trying every letter of every word cost time quadratic in word length.
 _HYPHENATED = re.compile(r"(?<![^\W\d_])[^\W\d_]+(?:-[^\W\d_]+)+")
 KEYWORDS = 20
+_COURTESY = frozenset(stem(w) for w in word_set("courtesy") | TITLES) | word_set("courtesy")
+# parts of number words ("dua belas", "empat puluh", "dua ratus ribu"): numbers, not terms
+_NUMBER_PARTS = frozenset(
+    stem(w) for w in ["belas", "puluh", "ratus", "ribu", *SCALES, *MULTIPLIERS]
+)
+# A turn with fewer content words than this ("That's great, thank you.") is not content a
+# summary leaves out: never cited as omitted, and of no weight in the coverage of a dialogue
+CONTENT_TURN_WORDS = 4
 
 
 def norm_tokens(text: str) -> list[str]:
@@ -129,7 +137,7 @@ def _analyse_text(text: str) -> SourceInfo:
         tokens=ws,
         # lenient on the source side: "Sat", "Mon", "Mar" count as the day or month here
         dates={d for d in map(date_word, distinct) if d},
-        keywords=_keywords(body_terms),
+        keywords=_keywords(body_terms, units if dialogue else None),
     )
 
 
@@ -144,14 +152,16 @@ def _embed_source(info: SourceInfo, embedder: Embedder, progress: Progress | Non
         texts = [info.units[i].resolved for i in ids]
         info.emb_units = embed_texts(embedder, texts, progress)
         info.emb_unit_ids = ids
-        info.emb_weights = _embedding_importance(info.emb_units, info.dialogue, ids)
+        sampled = [content_turn(info, int(i)) for i in ids]
+        info.emb_weights = _embedding_importance(info.emb_units, info.dialogue, sampled, ids)
         return
     emb = _embed_units(embedder, [u.resolved for u in info.units], progress)
     info.emb_units = emb
     win = np.stack([emb[a:b].mean(axis=0) for a, b in info.windows])
     win /= np.linalg.norm(win, axis=1, keepdims=True) + 1e-9
     info.emb_windows = win.astype(np.float32)
-    info.emb_weights = _embedding_importance(emb, info.dialogue)
+    substantive = [content_turn(info, i) for i in range(len(info.units))]
+    info.emb_weights = _embedding_importance(emb, info.dialogue, substantive)
     parts = turn_sentences(info.units) if info.dialogue else []
     if parts:
         info.emb_parts = _embed_units(embedder, parts, progress)
@@ -287,27 +297,63 @@ def _read_bodies(
     return negated, terms, whole
 
 
-def _keywords(body_terms: list[list[str]]) -> list[tuple[str, int]]:
+def spoken_form(w: str) -> bool:
+    """Whether a content word is a function word's contraction ("i'll", "we're", "it's").
+
+    ("it's" has the content form "it".) Speech is full of them and a written summary has
+    none: they are not terms of its content (`_keywords`, `content_turn`).
+    """
+    return w in STOP or ("'" in w and w.split("'", 1)[0] in STOP)
+
+
+def content_turn(info: SourceInfo, i: int) -> bool:
+    """Whether unit `i` has content a summary may leave out (CONTENT_TURN_WORDS words or more).
+
+    A turn's own words count, not its speaker's name ("Marcus Lee: I'm in favour." has one).
+    """
+    u = info.units[i]
+    if not u.speaker:
+        return len(info.unit_content[i]) >= CONTENT_TURN_WORDS
+    name = set(content_of(words(u.speaker))) | {u.role}
+    own = [
+        w
+        for w in info.unit_content[i]
+        if w not in name and not spoken_form(w) and w not in _COURTESY
+    ]
+    return len(own) >= CONTENT_TURN_WORDS
+
+
+def _keywords(body_terms: list[list[str]], turns: list[Unit] | None) -> list[tuple[str, int]]:
     """The source's most repeated content words (stemmed) with their counts.
 
     Counted in the units' bodies (`_read_bodies`: turn prefixes such as "Rina (PM):" are
     left out, since every turn would repeat its speaker's name), without bare digit groups
-    ("000" of "110,000").
+    ("000" of "110,000") and contractions of function words ("i'll": `spoken_form`). In a
+    transcript (`turns` given) greetings, thanks and forms of address ("Siang, Mbak",
+    `words/courtesy.txt`, `words/titles.txt`) are the register of every call, not its terms.
     """
     counts = Counter(itertools.chain.from_iterable(body_terms))
-    for w in [w for w in counts if w.isdigit()]:  # (the others keep their order: ties too)
+    drop = [w for w in counts if w.isdigit() or spoken_form(w) or w in _NUMBER_PARTS]
+    if turns is not None:
+        drop += [w for w in counts if w in _COURTESY]
+    for w in set(drop):  # (the others keep their order: ties too)
         del counts[w]
     return counts.most_common(KEYWORDS)
 
 
 def _embedding_importance(
-    emb: FloatArray, dialogue: bool, positions: IntArray | None = None
+    emb: FloatArray,
+    dialogue: bool,
+    substantive: list[bool],
+    positions: IntArray | None = None,
 ) -> FloatArray:
     """Weights of source units for coverage, softmax-normalised.
 
     The weight is semantic centrality (mean cosine to the other units, standardised) plus,
-    for prose, a lead prior. `positions` are the units' places in the source when `emb`
-    holds a sample of them (a long source), else `emb` holds every unit in order.
+    for prose, a lead prior. In a dialogue only turns with content count (`substantive`):
+    greetings and thanks are the centre of a conversation's register, not of its content.
+    `positions` are the units' places in the source when `emb` holds a sample of them (a
+    long source), else `emb` holds every unit in order.
     """
     n = len(emb)
     # mean cosine to the other units, from the sum of the unit vectors: linear in n
@@ -316,6 +362,8 @@ def _embedding_importance(
     if not dialogue:
         place = np.arange(n) if positions is None else positions
         score = score + 1.0 / (1.0 + place / 3.0)
-    w = np.exp(1.5 * (score - score.max()))
+    elif any(substantive):
+        score = np.where(substantive, score, -np.inf)
+    w = np.exp(1.5 * (score - score[np.isfinite(score)].max()))
     weights: FloatArray = (w / w.sum()).astype(np.float32)
     return weights
