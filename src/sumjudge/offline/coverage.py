@@ -17,7 +17,7 @@ the weighted source content"), and both are read here as omissions are read:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -29,7 +29,7 @@ COS_LO, COS_HI = 0.78, 0.93
 
 
 def weighted_coverage(
-    info: SourceInfo, cos: FloatArray, weights: FloatArray, ids: Sequence[int] | None = None
+    info: SourceInfo, cos: FloatArray, weights: FloatArray, ids: Iterable[int] | None = None
 ) -> float:
     """The share of the source's weighted content the summary covers.
 

@@ -29,10 +29,13 @@ _T: dict[str, dict[str, str]] = {
         "order": "its sentences follow the source out of order",
         "score": "{metric} {score}/3.",
         "ok_cons": "Every summary sentence ({n}) has a supporting source passage; no new numbers, "
-        "names or dates.",
+        "names or dates, and nothing the source contradicts.",
+        "ok_cons_some": "No new numbers, names or dates, and nothing the source contradicts; {k} "
+        "of its {n} sentences are close to a source passage, the others reworded.",
         "ok_rel": "It covers the main source passages (coverage {x:.0%} of key content).",
-        "ok_coh": "No repeated sentences; its sentences ({n}) follow the source order.",
-        "ok_flu": "Every sentence ({n}) is complete; no doubled words.",
+        "ok_coh": "No repeated or broken sentences ({n} sentences).",
+        "ok_flu": "Every sentence ({n}) is complete; no doubled words or agreement errors.",
+        "short": "No single flaw stands out; its signals together fall short of good.",
         "cov": "it covers {x:.0%} of the key source content",
         "some_sup": "{k} of {n} summary sentences are supported by the source",
     },
@@ -59,10 +62,16 @@ _T: dict[str, dict[str, str]] = {
         "order": "urutan kalimatnya tidak mengikuti urutan sumber",
         "score": "{metric} {score}/3.",
         "ok_cons": "Setiap kalimat ringkasan ({n}) didukung bagian sumber; tidak ada angka, nama, "
-        "atau tanggal baru.",
+        "atau tanggal baru, dan tidak ada yang bertentangan dengan sumber.",
+        "ok_cons_some": "Tidak ada angka, nama, atau tanggal baru, dan tidak ada yang bertentangan "
+        "dengan sumber; {k} dari {n} kalimatnya dekat dengan bagian sumber, sisanya "
+        "dirumuskan ulang.",
         "ok_rel": "Ringkasan mencakup bagian utama sumber (cakupan {x:.0%} isi kunci).",
-        "ok_coh": "Tidak ada kalimat berulang; kalimatnya ({n}) mengikuti urutan sumber.",
-        "ok_flu": "Setiap kalimat ({n}) lengkap; tidak ada kata ganda.",
+        "ok_coh": "Tidak ada kalimat yang berulang atau rusak ({n} kalimat).",
+        "ok_flu": "Setiap kalimat ({n}) lengkap; tidak ada kata ganda atau kesalahan kesesuaian "
+        "kata.",
+        "short": "Tidak ada satu kelemahan yang menonjol; sinyal-sinyalnya bersama-sama belum "
+        "mencapai tingkat baik.",
         "cov": "mencakup {x:.0%} isi kunci sumber",
         "some_sup": "{k} dari {n} kalimat ringkasan didukung sumber",
     },
@@ -254,15 +263,18 @@ def explanation(
     name = _METRIC_ID[metric] if lang == "id" else metric.capitalize()
     head = t["score"].format(metric=name, score=score)
     n = len(a.sentences)
+    k = sum(1 for si in a.sentences if si.support >= UNSUPPORTED)
+    # The body never contradicts the score: below 3 it names what lowered it (evidence,
+    # else the signals, else says that no single flaw stands out), never an all-clear.
     if ev:
         shown = ev[:5]
         more = f" (+{len(ev) - 5})" if len(ev) > 5 else ""
         body = "; ".join(shown) + more
         body = body[0].upper() + body[1:] + "."
-    elif score < 3 and contrib and drivers(contrib, a.features, lang):
-        body = drivers(contrib, a.features, lang)
+    elif score < 3:
+        body = (contrib and drivers(contrib, a.features, lang)) or t["short"]
     elif metric == "consistency":
-        body = t["ok_cons"].format(n=n)
+        body = t["ok_cons"].format(n=n) if k == n else t["ok_cons_some"].format(k=k, n=n)
     elif metric == "relevance":
         body = t["ok_rel"].format(x=a.features["cov"])
     elif metric == "coherence":
@@ -272,8 +284,7 @@ def explanation(
     extra = ""
     if metric == "relevance" and ev:
         extra = " " + t["cov"].format(x=a.features["cov"]).capitalize() + "."
-    if metric == "consistency" and ev:
-        k = sum(1 for si in a.sentences if si.support >= UNSUPPORTED)
+    if metric == "consistency" and ev and k < n:  # (all n supported: no news beside evidence)
         extra = " " + t["some_sup"].format(k=k, n=n).capitalize() + "."
     if ev and score < 3 and contrib:
         d = drivers(contrib, a.features, lang)

@@ -10,10 +10,10 @@ from dataclasses import dataclass
 from .calibration import METRICS, LinearModel, load_dialogue_model, load_models
 from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
-from .features import analyse
+from .features import SWAP_EVIDENCE, analyse
 from .focus import scope_note
 from .profile import calibrated_version
-from .records import Analysis, SourceInfo
+from .records import Analysis, SentenceInfo, SourceInfo
 from .source import Progress, SourceCache, analyse_source, collector_paused
 from .text import detect_language, shorten
 
@@ -165,6 +165,10 @@ class OfflineScorer:
             score = max(model.bin(raw), 1 if ev else 2)
             score = min(score, _evidence_cap(metric, a))
             score = max(score, _extractive_floor(metric, a))
+            if score == 3:
+                # what a 3 leaves standing (a loosely worded sentence, a lower-case start)
+                # did not lower it: listed as a flaw it would contradict the score
+                ev = []
             out[metric] = OfflineVerdict(
                 score=score,
                 explanation=explanation(metric, score, a, ev, lang, model.contributions(a.features))
@@ -294,7 +298,8 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
     # invented facts and statements the source contradicts (the opposite of a source
     # sentence, a vote against called unanimous, a task given to the wrong person)
     n_facts = sum(
-        si.fact_errors + bool(si.unmatched_negation) + si.contradictions for si in a.sentences
+        si.fact_errors + bool(si.unmatched_negation) + si.contradictions + _people_wrong(si)
+        for si in a.sentences
     )
     if metric == "consistency" and n_facts >= 2:  # two invented facts: not faithful
         return 1
@@ -303,6 +308,12 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
     if metric == "relevance" and a.omitted:  # a central passage left out: not complete
         return 2
     return 3
+
+
+def _people_wrong(si: SentenceInfo) -> int:
+    """People in the wrong place: a swap the source fits better, a name listed twice."""
+    swapped = si.swap_margin is not None and si.swap_margin < SWAP_EVIDENCE
+    return int(swapped) + bool(si.listed_twice)
 
 
 def _extractive_floor(metric: str, a: Analysis) -> int:
