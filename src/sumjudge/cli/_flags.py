@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigError
+from ..judges.offline import LOCAL_MODELS
 from ..metrics import LANGUAGES
 from ._batch import add_batch_arguments
 from ._common import _KEYED_DEFAULTS, eprint, name_list, non_empty, positive_float
@@ -173,7 +174,8 @@ def check_flags(args: argparse.Namespace) -> None:
     """Reject flag values the run cannot use, in one line naming the flag (exit 2).
 
     Raises:
-        ConfigError: --language is an unknown code, or --resume has no -o.
+        ConfigError: --language is an unknown code (or one the offline judge does not
+            write), or --resume has no -o.
     """
     language = getattr(args, "language", None)
     if language is not None:
@@ -186,6 +188,17 @@ def check_flags(args: argparse.Namespace) -> None:
                 f"{', '.join(sorted(LANGUAGES))}, or write the language's name "
                 "(e.g. --language Swedish)"
             )
+    models = getattr(args, "model", None) or []
+    # no --model, no --base-url and no key: the offline judge (as `choose_model` decides)
+    offline_default = not models and not getattr(args, "base_url", None)
+    offline_default = offline_default and not any(os.environ.get(v) for v, _ in _KEYED_DEFAULTS)
+    if language is not None and (offline_default or any(m in LOCAL_MODELS for m in models)):
+        from ..offline.languages import explanation_language
+
+        try:
+            explanation_language(language, "")
+        except ConfigError as exc:  # before any item is read, as the flag's own error
+            raise ConfigError(f"--language {language!r} with --model local: {exc}") from exc
     if getattr(args, "no_wait", False) and not getattr(args, "batch_api", False):
         raise ConfigError("--no-wait needs --batch-api: only a batch job can be left running")
     if getattr(args, "resume", False) and not args.output:

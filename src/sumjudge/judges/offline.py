@@ -211,8 +211,24 @@ class OfflineJudge:
         subject = request.subject
         if subject is None:
             raise RequestError(f"the offline judge needs the request's subject ({request.task})")
+        from ..offline.languages import UnsupportedText, explanation_language
+
         base = request.task.split("@", 1)[0]
         language = subject.get("language")
+        if language is not None:  # a ConfigError: the run's setting, not this item's
+            explanation_language(language, "")
+        try:
+            parsed = await self._parsed(base, subject, language, request.task)
+        except UnsupportedText as exc:
+            # this item's text: its metrics fail with the reason, the run goes on
+            raise RequestError(str(exc)) from exc
+        return JudgeResponse(
+            text=json.dumps(parsed, ensure_ascii=False), parsed=parsed, model=self.name
+        )
+
+    async def _parsed(
+        self, base: str, subject: Mapping[str, Any], language: str | None, task: str
+    ) -> dict[str, Any]:
         parsed: dict[str, Any]
         if base == accuracy.NAME:
             points = await asyncio.to_thread(
@@ -228,10 +244,8 @@ class OfflineJudge:
         elif base in SUMMARY_METRICS:
             parsed = await self._verdict(base, subject, language)
         else:
-            raise RequestError(f"the offline judge cannot judge {request.task}")
-        return JudgeResponse(
-            text=json.dumps(parsed, ensure_ascii=False), parsed=parsed, model=self.name
-        )
+            raise RequestError(f"the offline judge cannot judge {task}")
+        return parsed
 
     async def _verdict(
         self, metric: str, subject: Mapping[str, Any], language: str | None

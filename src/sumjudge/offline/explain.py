@@ -33,7 +33,7 @@ _T: dict[str, dict[str, str]] = {
         "ok_cons_some": "No new numbers, names or dates, and nothing the source contradicts; {k} "
         "of its {n} sentences are close to a source passage, the others reworded.",
         "ok_rel": "It covers the main source passages (coverage {x:.0%} of key content).",
-        "ok_coh": "No repeated or broken sentences ({n} sentences).",
+        "ok_coh": "No repeated or broken sentences (it has {n}).",
         "ok_flu": "Every sentence ({n}) is complete; no doubled words or agreement errors.",
         "short": "No single flaw stands out; its signals together fall short of good.",
         "cov": "it covers {x:.0%} of the key source content",
@@ -67,7 +67,7 @@ _T: dict[str, dict[str, str]] = {
         "dengan sumber; {k} dari {n} kalimatnya dekat dengan bagian sumber, sisanya "
         "dirumuskan ulang.",
         "ok_rel": "Ringkasan mencakup bagian utama sumber (cakupan {x:.0%} isi kunci).",
-        "ok_coh": "Tidak ada kalimat yang berulang atau rusak ({n} kalimat).",
+        "ok_coh": "Tidak ada kalimat yang berulang atau rusak (dari {n} kalimat).",
         "ok_flu": "Setiap kalimat ({n}) lengkap; tidak ada kata ganda atau kesalahan kesesuaian "
         "kata.",
         "short": "Tidak ada satu kelemahan yang menonjol; sinyal-sinyalnya bersama-sama belum "

@@ -12,10 +12,11 @@ from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
 from .features import SWAP_EVIDENCE, analyse
 from .focus import scope_note
+from .languages import check_readable, explanation_language
 from .profile import calibrated_version
 from .records import Analysis, SentenceInfo, SourceInfo
 from .source import Progress, SourceCache, analyse_source, collector_paused
-from .text import detect_language, shorten
+from .text import shorten
 
 DEFAULT_METRICS: tuple[str, ...] = ("coherence", "consistency", "relevance", "fluency")
 
@@ -105,7 +106,13 @@ class OfflineScorer:
                     del self._pending[source]
 
     def analyse(self, source: str, summary: str) -> Analysis:
-        """Full analysis (features, per-sentence support, evidence) of one pair."""
+        """Full analysis (features, per-sentence support, evidence) of one pair.
+
+        Raises:
+            UnsupportedText: the source or summary is in a script written without spaces
+                between words (`languages.check_readable`).
+        """
+        check_readable(source, summary)
         info = self._source(source)
         with collector_paused():
             return analyse(info, summary, self._embedder, self.use_embeddings, self._progress)
@@ -125,17 +132,21 @@ class OfflineScorer:
             source: The source document or transcript.
             summary: The summary (markdown allowed).
             metrics: Any of "coherence", "consistency", "relevance" and "fluency".
-            language: "en" or "id" (any "id..." tag) for the explanations; detected from the
-                source when None.
+            language: "en" or "id" (a tag such as "id-ID", or the name) for the
+                explanations; detected from the source when None.
 
         Returns:
             One verdict per metric, in the order asked.
 
         Raises:
             ValueError: An unknown metric.
+            UnsupportedText: The source or summary is in a script written without spaces
+                between words (Japanese, Chinese, Thai ...).
+            ConfigError: `language` is neither English nor Indonesian.
         """
+        lang = _language(language, source)
         a = self.analyse(source, summary)
-        return self.verdicts(a, metrics, _language(language, source))
+        return self.verdicts(a, metrics, lang)
 
     def raw(self, metric: str, a: Analysis) -> float:
         """Continuous score (higher = better) for one metric of an analysed pair.
@@ -217,8 +228,8 @@ class OfflineScorer:
         Returns:
             One check per summary sentence, with the best supporting source passage.
         """
-        a = self.analyse(source, summary)
         lang = _language(language, source)
+        a = self.analyse(source, summary)
         checks: list[SentenceCheck] = []
         for si in a.sentences:
             lo, hi = a.source.windows[si.best_window]
@@ -328,6 +339,4 @@ def _extractive_floor(metric: str, a: Analysis) -> int:
 
 
 def _language(language: str | None, source: str) -> str:
-    if language is not None:
-        return "id" if language.lower().startswith("id") else "en"
-    return detect_language(source)
+    return explanation_language(language, source)
