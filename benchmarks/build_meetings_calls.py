@@ -30,9 +30,11 @@ MODULES = (
     "calls_a",
     "calls_b",
     "indonesian",
+    "long",
 )
 OUT = HERE / "data" / "meetings_calls.jsonl"
-_BOUNDARY = re.compile(r"(?<=[.!?])\s+|\n+")
+# a sentence ends at . ! ? before white space, except after a title ("Prof. Lindgren")
+_BOUNDARY = re.compile(r"(?<!\bProf\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<=[.!?])\s+|\n+")
 
 
 def cases() -> list[dict[str, Any]]:
