@@ -220,3 +220,60 @@ def test_grammar_caps_fluency(lex: OfflineScorer) -> None:
     assert any('("many customer")' in e and "Their is many" in e for e in v["fluency"].evidence)
     v = lex.score(memo, "Support ends on 30 June. Many customers is still on version one.")
     assert v["fluency"].score <= 3
+
+
+def test_doers_in_any_tense_and_self_introduced_names(lex: OfflineScorer) -> None:
+    """ "X sends", "X sent", "X is sending" name a doer; "this is Valerie" names the agent;
+    a request and the reply taking it are one task."""
+    source = (
+        "Agent: Thanks for calling, this is Valerie. How can I help?\n"
+        "Customer: I'd like to confirm the new contract.\n"
+        "Agent: I'll send you an email confirming the new contract today.\n"
+        "Customer: Great. Can you also add the router to it?\n"
+        "Agent: Sure, I've added the router and booked the install for Friday.\n"
+    )
+    for summary in (
+        "Valerie will send an email confirming the new contract today.",
+        "The agent sent an email confirming the new contract.",
+        "Valerie added the router and booked the install for Friday.",
+    ):
+        assert _evidence(lex, source, summary, "consistency") == [], summary
+    for summary in (
+        "The customer sends an email confirming the new contract today.",
+        "The customer booked the install for Friday.",
+    ):
+        ev = _evidence(lex, source, summary, "consistency")
+        assert any("but in the source Agent takes it" in e for e in ev), (summary, ev)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "error"),
+    [
+        ("The fix can starts in June.", "can starts"),
+        ("Aylin will starting the updates.", "will starting"),
+        ("She bringed the query down to 2 seconds.", "bringed"),
+        ("The first two day was lost.", "two day"),
+        ("She still have her cards.", "she still have"),
+        ("Two mains is going be vegetarian.", "going be"),
+    ],
+)
+def test_more_agreement_errors(sentence: str, error: str) -> None:
+    """Modal + inflected verb, wrong verb forms, counts, pronouns with an adverb, "going be"."""
+    vocabulary = {"start", "days", "updat", "cards"}
+    assert error in agreement_errors(sentence, vocabulary)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The fix can start in June.",
+        "Aylin will be starting the updates.",
+        "It takes two days.",
+        "The 2 teams met on day 2.",
+        "Version 2.4 ships; room 12 is booked.",
+        "She will always help.",
+    ],
+)
+def test_more_fluent_sentences(sentence: str) -> None:
+    """Their correct forms, and numbers that are no counts of a noun."""
+    assert agreement_errors(sentence, {"start", "days", "teams", "rooms", "updat"}) == []

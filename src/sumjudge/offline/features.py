@@ -215,7 +215,7 @@ def analyse(
         for k, (s, c) in enumerate(zip(sents, sent_content, strict=True))
     ]
     if info.dialogue:
-        swaps = owner_swaps(sents, people(info.units), info.assignments)
+        swaps = owner_swaps(sents, people(info.units), info.units, info.assignments)
         for si, swap in zip(infos, swaps, strict=True):
             si.owner_swap = swap if fold(si.text) not in info.folded else None
     if detect_language(summary) == "en":  # the agreement rules are English words

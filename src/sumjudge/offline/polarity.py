@@ -81,6 +81,7 @@ class Clause:
     scope: frozenset[str]  # the first two content words after each negation
     sense: frozenset[str]  # words that limit or turn the assertion ("until", "hold", "free")
     words: frozenset[str]
+    numbers: frozenset[str]  # tokens with a digit ("429", "5xx"): not content words
     sides: frozenset[tuple[int, int]]  # (contrary pair, side) of its contrary words
 
     @staticmethod
@@ -103,6 +104,7 @@ class Clause:
             scope=frozenset(scope),
             sense=SENSE.intersection(ws),
             words=frozenset(ws),
+            numbers=frozenset(w for w in ws if any(ch.isdigit() for ch in w)),
             sides=frozenset(sides),
         )
 
@@ -119,6 +121,8 @@ def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
     `names` are the words of the speakers' names: two clauses about the same people share
     them whatever they say ("Amelia has a surprise for Emily" / "Amelia can't tell Emily").
     """
+    if s.numbers and t.numbers and s.numbers.isdisjoint(t.numbers):
+        return False  # about other figures ("429 errors" against "5xx errors")
     common = s.content & t.content - names
     shared = {w for w in common if w not in _CONTRARY_STEMS}
     if len(shared) < MIN_SHARED or len(shared) < MIN_COVER * len(t.content - names):

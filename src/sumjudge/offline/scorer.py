@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from .calibration import METRICS, LinearModel, load_dialogue_model, load_models
 from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
-from .features import SWAP_EVIDENCE, analyse
+from .features import analyse
 from .focus import scope_note
 from .languages import check_readable, explanation_language
 from .profile import calibrated_version
@@ -322,9 +322,13 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
 
 
 def _people_wrong(si: SentenceInfo) -> int:
-    """People in the wrong place: a swap the source fits better, a name listed twice."""
-    swapped = si.swap_margin is not None and si.swap_margin < SWAP_EVIDENCE
-    return int(swapped) + bool(si.listed_twice)
+    """A name listed twice among people ("Nadia, Vanessa and Vanessa").
+
+    (The embedding swap check is not counted: in meetings it fires on faithful action
+    items a chair hands out, and its margin is weighed by the dialogue model instead; it
+    is cited when the score is below 3.)
+    """
+    return int(bool(si.listed_twice))
 
 
 def _extractive_floor(metric: str, a: Analysis) -> int:
