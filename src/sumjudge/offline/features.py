@@ -169,7 +169,7 @@ def _sentence(
         # the passages it restates: its best window and the units next to it (a vote's
         # tally may come a few turns after the call for it)
         n = len(info.units)
-        si.contradicts = contradiction(s, range(max(0, a - 1), min(n, b + 1)), info)
+        si.contradicts = contradiction(s, range(max(0, a - 2), min(n, b + 2)), info)
         if si.contradicts:
             si.unmatched_negation = ""  # the contradiction says more, and counts once
         si.vote_reversed = reversed_vote(s, range(max(0, a - 4), min(n, b + 4)), info)

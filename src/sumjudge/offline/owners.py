@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from .dialogue import Person
 from .lexicon import TITLES, word_map, word_set
 from .mentions import pronoun_subjects
-from .text import content_of, sentences, words
+from .text import alike, content_of, sentences, words
 
 if TYPE_CHECKING:
     from .records import Unit
@@ -281,26 +281,11 @@ def owner_swaps(
     return out
 
 
-def _same_verb(a: str, b: str) -> bool:
-    """Whether two stems are alike ("writ" of "writes" and "write").
-
-    Equal, one the other but for an ending of up to two letters (not "add", "address"),
-    or sharing a start of five letters or more ("migrate", "migration").
-    """
-    short, long = sorted((a, b), key=len)
-    if short == long or (
-        len(short) >= 3 and long.startswith(short) and len(long) - len(short) <= 2
-    ):
-        return True
-    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(short))
-    return common >= 5 and common >= len(short) - 2
-
-
 def _check(claim: _Claim, tasks: list[Assignment]) -> OwnerSwap | None:
     """The source's doer of the claim's task, when it is someone else (else None)."""
     scored = [(_overlap(claim, a), a) for a in tasks]
     # the same task: its verb too ("get the time off" is not "amend the request")
-    same = [(r, a) for r, a in scored if any(_same_verb(claim.verb, w) for w in a.task)]
+    same = [(r, a) for r, a in scored if any(alike(claim.verb, w) for w in a.task)]
     if not same:
         return None
     best = max(r for r, _ in same)
@@ -318,5 +303,5 @@ def _check(claim: _Claim, tasks: list[Assignment]) -> OwnerSwap | None:
 
 def _overlap(claim: _Claim, a: Assignment) -> float:
     """The share of the claim's task words in the assignment's (0 below two shared)."""
-    shared = sum(1 for w in claim.task if any(_same_verb(w, x) for x in a.task))
+    shared = sum(1 for w in claim.task if any(alike(w, x) for x in a.task))
     return shared / len(claim.task) if shared >= MIN_TASK else 0.0

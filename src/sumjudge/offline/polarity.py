@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from .lexicon import NEGATIONS, NUMBER_WORDS, word_pairs, word_set
 from .records import SourceInfo, Unit
-from .text import content_of, sentences, stem, words
+from .text import alike, content_of, sentences, stem, words
 
 _CLAUSE = re.compile(
     r",\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:and|but|because|so|while|which|who|although|whereas|"
@@ -67,7 +67,7 @@ _AUX_QUESTION = re.compile(
     re.IGNORECASE,
 )
 # the clauses must share this many content words (beyond contrary words), and this share
-# of the source clause's content words: a restatement, not two sentences on one topic
+# of the shorter clause's content words: a restatement, not two sentences on one topic
 MIN_SHARED = 2
 MIN_COVER = 0.5
 
@@ -125,15 +125,18 @@ def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
         return False  # about other figures ("429 errors" against "5xx errors")
     common = s.content & t.content - names
     shared = {w for w in common if w not in _CONTRARY_STEMS}
-    if len(shared) < MIN_SHARED or len(shared) < MIN_COVER * len(t.content - names):
+    smaller = min(len(s.content - names), len(t.content - names))
+    if len(shared) < MIN_SHARED or len(shared) < MIN_COVER * smaller:
         return False
     if s.negated != t.negated:
         neg, plain = (t, s) if t.negated else (s, t)
         # a limiting or negative word in one clause only ("on hold until March" against
         # "not before March", "don't forget to" against "reminds to") may be how the
         # negation was paraphrased; one both clauses use is not
-        if plain.sense - neg.words or neg.sense - plain.words or neg.scope.isdisjoint(common):
+        if plain.sense - neg.words or neg.sense - plain.words:
             return False
+        if not any(alike(x, y) for x in neg.scope for y in plain.content):
+            return False  # the negation is about something the other clause does not say
         # "not approved" against "rejected": the plain clause's contrary word agrees
         return not any(side == 1 for _, side in plain.sides)
     return any(
@@ -193,6 +196,45 @@ def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
         if _restated_elsewhere(s, top, info, names):
             continue
         return best[0][1]
+    return _contrary_sentence(sentence, region, info, names)
+
+
+def _contrary_sentence(
+    sentence: str, region: range, info: SourceInfo, names: frozenset[str]
+) -> str:
+    """A source sentence using the other side of a contrary pair about the same thing.
+
+    A decision is often recorded in a short clause of its own ("The motion is carried, 18
+    to 4"), too short to share two words with the summary's clause, and away from where it
+    was discussed: the contrary words are read in whole sentences of the matched passages
+    and of any unit sharing two content words with the clause; the sentence must share two
+    content words (half of the summary clause's) and have no word of the summary's side.
+    """
+    for s in clauses(sentence):
+        own = s.content - names - _CONTRARY_STEMS
+        if not s.sides or len(own) < MIN_SHARED:
+            continue
+        # the matched passages, and any unit about the same thing (a vote's result is often
+        # recorded far from where the motion is discussed)
+        units = set(region) | {
+            i for i, c in enumerate(info.unit_content) if len(own & c) >= MIN_SHARED
+        }
+        whole = [
+            (Clause.of(q), q)
+            for i in sorted(units)
+            for q in dict.fromkeys(quote for _, quote in passage_clauses(info.units[i]))
+        ]
+        for k, side in s.sides:
+            for t, quote in whole:
+                shared = own & t.content
+                if (
+                    (k, 1 - side) in t.sides
+                    and (k, side) not in t.sides
+                    and len(shared) >= max(MIN_SHARED, MIN_COVER * len(own))
+                    and s.negated == t.negated
+                    and not (s.numbers and t.numbers and s.numbers.isdisjoint(t.numbers))
+                ):
+                    return quote
     return ""
 
 

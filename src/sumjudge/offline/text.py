@@ -94,6 +94,21 @@ def _content_form(w: str) -> str | None:
     return stem(_CONTENT_MAP.get(w, w))
 
 
+def alike(a: str, b: str) -> bool:
+    """Whether two stems are one word's forms ("writ" of "writes" and "write").
+
+    Equal, one the other but for an ending of up to two letters (not "add", "address"),
+    or sharing a start of five letters or more ("agre" / "agree", "migrate" / "migration").
+    """
+    short, long = sorted((a, b), key=len)
+    if short == long or (
+        len(short) >= 3 and long.startswith(short) and len(long) - len(short) <= 2
+    ):
+        return True
+    common = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(short))
+    return common >= 5 and common >= len(short) - 2
+
+
 def fold(text: str) -> str:
     """Casefolded, with white space collapsed (for verbatim comparisons)."""
     return " ".join(text.split()).casefold()
