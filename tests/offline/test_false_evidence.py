@@ -200,3 +200,17 @@ def test_identical_to_source_is_never_bad(lex: OfflineScorer) -> None:
             assert v["consistency"].score == 3, (item.id, v["consistency"].explanation)
             assert v["fluency"].score >= 2, (item.id, v["fluency"].explanation)
             assert not v["consistency"].evidence
+
+
+def test_bold_run_in_labels_are_not_sentences(lex: OfflineScorer) -> None:
+    """ "**Impact.** Checkout was down ..." is a labelled paragraph, not a broken "Impact."."""
+    assert strip_markup("**Impact.** Checkout was down.\n- **What happened.** It failed.") == (
+        "Impact: Checkout was down.\nWhat happened: It failed."
+    )
+    source = "The payments database failed at noon. Checkout was down for forty minutes."
+    summary = (
+        "**What happened.** The payments database failed at noon.\n"
+        "**Impact.** Checkout was down for 40 minutes."
+    )
+    v = lex.score(source, summary)
+    assert v["fluency"].score >= 2 and not v["fluency"].evidence

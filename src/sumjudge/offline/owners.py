@@ -192,7 +192,12 @@ def _low(u: Unit) -> str:
 
 def _clause(text: str) -> str:
     """The text up to the end of its clause (a task is one clause)."""
-    return re.split(r"[;.!?]|,\s+(?:and|but|so)\s+|\s+(?:but|because|while)\s+", text)[0]
+    return re.split(
+        r"[;.!?]|,\s+(?:and|but|so)\s+|\s+(?:but|because|while)\s+"
+        r"|\s+and\s+(?=(?:i|i'll|i've|i'm|we|you|he|she|they|saya|aku)\b)",
+        text,
+        flags=re.IGNORECASE,
+    )[0]
 
 
 def _addressee(sent: str, speaker: str, firsts: dict[str, str], reply: Unit | None) -> str:
@@ -291,8 +296,11 @@ def _check(claim: _Claim, tasks: list[Assignment]) -> OwnerSwap | None:
     best = max(r for r, _ in same)
     if best < MIN_MATCH:
         return None
-    # the claimed doer restating the task about as well, in other words, clears it
+    # the claimed doer restating the task about as well, in other words, or doing what its
+    # verb says anywhere in the source, clears it
     if any(a.owner == claim.speaker and r >= best - 0.1 for r, a in scored):
+        return None
+    if any(a.owner == claim.speaker for _, a in same):
         return None
     top = [a for r, a in same if r >= best - 0.1]
     owners = {a.owner for a in top}

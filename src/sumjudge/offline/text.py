@@ -130,6 +130,9 @@ _HEADING = re.compile(
 )
 _BULLET = re.compile(r"^(\s*)(?:[-*\u2022]|\d{1,2}[.)])\s+", re.MULTILINE)
 _EMPHASIS = re.compile(r"\*\*|__|`")
+# a bold run-in label closed by a full stop ("**Impact.** Checkout was down ..."): a label
+# of what follows, not a sentence of its own
+_RUN_IN = re.compile(r"^(\s*(?:[-*\u2022]\s+)?(?:\*\*|__)[^*_\n.]{1,40})\.((?:\*\*|__)\s+\S)", re.M)
 _TABLE_ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _TABLE_RULE = re.compile(r"^[\s|:-]+$")
 
@@ -164,14 +167,15 @@ def _tables_as_sentences(lines: list[str]) -> list[str]:
 def strip_markup(text: str) -> str:
     """Summary text without markdown: headings, bullets, emphasis and tables.
 
-    Heading lines are dropped, bullet markers and emphasis removed, and each data row of a
-    pipe table becomes one sentence. AI summaries often come as markdown sections
+    Heading lines are dropped, bullet markers and emphasis removed, a bold run-in label
+    closed by a full stop ("**Impact.** ...") read as a label ("Impact: ..."), and each data
+    row of a pipe table becomes one sentence. AI summaries often come as markdown sections
     ("**Action items**", "- Rina: ...", tables of owners and dates); headings and table
     headers are structure, not claims, and must not count as broken sentences or unknown
     names.
     """
     lines = [ln for ln in _tables_as_sentences(text.splitlines()) if not _HEADING.match(ln)]
-    plain = _BULLET.sub(r"\1", "\n".join(lines))
+    plain = _BULLET.sub(r"\1", _RUN_IN.sub(r"\1:\2", "\n".join(lines)))
     return _EMPHASIS.sub("", plain).strip() or text.strip()
 
 
