@@ -9,7 +9,7 @@ import numpy as np
 
 from ..text import TurnSpan, parse_turns
 from .embed import Embedder, FloatArray
-from .lexicon import FIRST_PERSON, SECOND_PERSON, TITLES, word_set
+from .lexicon import FIRST_PERSON, SECOND_PERSON, word_set
 from .mentions import pronoun_subjects
 from .records import SentenceInfo, SourceInfo, Unit
 from .text import sentences
@@ -104,16 +104,9 @@ def people(units: list[Unit]) -> list[Person]:
     seen: dict[str, Person] = {}
     for u in units:
         if u.speaker:
-            first = given_name(u.speaker)
+            first = u.speaker.split()[0]
             seen.setdefault(first, Person(first, u.role))
     return list(seen.values())
-
-
-def given_name(speaker: str) -> str:
-    """How a summary names a speaker: the first word that is not a title ("Pak Joko": "Joko")."""
-    parts = speaker.split()
-    named = [w for w in parts if w.lower().rstrip(".") not in TITLES]
-    return (named or parts or [speaker])[0]
 
 
 def _nearest_other(turns: list[TurnSpan], i: int) -> str:

@@ -272,8 +272,11 @@ def owner_swaps(
     out: list[OwnerSwap | None] = [None] * len(sents)
     if not tasks or not persons:
         return out
-    full = {given(u.speaker): u.speaker for u in units if u.speaker}
-    known = [(p, full.get(p.name, p.name)) for p in persons]
+    # a speaker as a summary names them: by the first word that is no title ("Pak Joko")
+    full = {u.speaker.split()[0]: u.speaker for u in units if u.speaker}
+    known = [
+        (Person(given(full.get(p.name, p.name)), p.role), full.get(p.name, p.name)) for p in persons
+    ]
     known += [(Person(alias, ""), spk) for alias, spk in aliases(units).items()]
     # "She will refund two months" after "Ana explained ...": about Ana
     resolved = pronoun_subjects(sents, [(p.name, p.pattern()) for p in persons])

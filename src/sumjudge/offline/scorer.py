@@ -171,10 +171,12 @@ class OfflineScorer:
                 else (self._models[metric])
             )
             ev = evidence_for(metric, a, lang)
-            # 1 ("bad") needs evidence a reader can check: the soft signals alone (wording
-            # far from the source's, little overlap) say "doubtful", never "bad"
-            score = max(model.bin(raw), 1 if ev else 2)
-            score = min(score, _evidence_cap(metric, a))
+            # 1 ("bad") needs hard evidence a reader can check (what caps the score below):
+            # the soft signals alone (wording far from the source's, little overlap, an
+            # embedding that fits the names better exchanged) say "doubtful", never "bad"
+            cap = _evidence_cap(metric, a)
+            score = max(model.bin(raw), 1 if cap < 3 else 2)
+            score = min(score, cap)
             score = max(score, _extractive_floor(metric, a))
             if score == 3:
                 # what a 3 leaves standing (a loosely worded sentence, a lower-case start)
