@@ -420,12 +420,24 @@ def test_unknown_language_code_lists_the_known_ones(
     assert "en, es" in lines[0] and "--language Swedish" in lines[0]
 
 
-@pytest.mark.parametrize("language", ["id", "pt-BR", "Swedish", "Bahasa Indonesia"])
+@pytest.mark.parametrize("language", ["id", "id-ID", "English", "Bahasa Indonesia"])
 def test_known_codes_and_language_names_are_accepted(
     language: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(capsys, "evaluate", "--example", *OFFLINE, "--language", language)
     assert code == 0, err
+
+
+@pytest.mark.parametrize("language", ["pt-BR", "Swedish", "ja"])
+def test_languages_the_offline_judge_does_not_write_stop_the_run(
+    language: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Known to LLM judges, but the offline judge writes English or Indonesian only: one
+    line and exit 2 before any item, never explanations silently in English."""
+    code, out, err = run(capsys, "evaluate", "--example", *OFFLINE, "--language", language)
+    assert code == 2 and out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "English (en) or Indonesian (id) only" in lines[0]
 
 
 def test_report_from_a_csv_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
