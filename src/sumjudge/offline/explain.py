@@ -84,8 +84,8 @@ _METRIC_ID = {
 }
 
 
-def sentence_problems(si: SentenceInfo, lang: str) -> list[str]:
-    """Consistency evidence for one summary sentence."""
+def sentence_problems(si: SentenceInfo, lang: str, swaps: bool = True) -> list[str]:
+    """Consistency evidence for one summary sentence (`swaps`: with the swap check's)."""
     t = _T[lang]
     out = [t["number"].format(x=x) for x in si.new_numbers]
     out += [t["name"].format(x=x) for x in si.new_names]
@@ -94,7 +94,7 @@ def sentence_problems(si: SentenceInfo, lang: str) -> list[str]:
         out.append(t["neg"].format(x=si.unmatched_negation, s=shorten(si.text, 60)))
     if si.listed_twice:
         out.append(t["twice"].format(x=si.listed_twice, s=shorten(si.text, 60)))
-    if si.swap_margin is not None and si.swap_margin < SWAP_EVIDENCE:
+    if swaps and si.swap_margin is not None and si.swap_margin < SWAP_EVIDENCE:
         out.append(t["swap"].format(s=shorten(si.text, 60), x=shorten(si.swap_variant, 60)))
     if si.contradicts:
         out.append(t["contra"].format(s=shorten(si.text, 60), q=shorten(si.contradicts, 80)))
@@ -108,13 +108,16 @@ def sentence_problems(si: SentenceInfo, lang: str) -> list[str]:
     return out
 
 
-def evidence_for(metric: str, a: Analysis, lang: str) -> list[str]:
-    """Evidence items (in `lang`) of the flaws of `metric`'s kind found in an analysed pair."""
+def evidence_for(metric: str, a: Analysis, lang: str, swaps: bool = True) -> list[str]:
+    """Evidence items (in `lang`) of the flaws of `metric`'s kind found in an analysed pair.
+
+    `swaps=False` leaves out the embedding swap check's items (a margin, not a reading).
+    """
     t = _T[lang]
     ev: list[str] = []
     if metric == "consistency":
         for si in a.sentences:
-            ev += sentence_problems(si, lang)
+            ev += sentence_problems(si, lang, swaps)
         for si in a.sentences:
             if si.support < UNSUPPORTED:
                 u = a.source.units[a.source.windows[si.best_window][0]]

@@ -171,11 +171,13 @@ class OfflineScorer:
                 else (self._models[metric])
             )
             ev = evidence_for(metric, a, lang)
-            # 1 ("bad") needs hard evidence a reader can check (what caps the score below):
-            # the soft signals alone (wording far from the source's, little overlap, an
-            # embedding that fits the names better exchanged) say "doubtful", never "bad"
+            # 1 ("bad") needs evidence a reader can check: the soft signals alone (wording
+            # far from the source's, little overlap) say "doubtful", never "bad"; nor does
+            # the swap check alone (an embedding margin, which in meetings also fires on
+            # action items a chair hands out)
+            checkable = evidence_for(metric, a, lang, swaps=False) if ev else []
             cap = _evidence_cap(metric, a)
-            score = max(model.bin(raw), 1 if cap < 3 else 2)
+            score = max(model.bin(raw), 1 if checkable else 2)
             score = min(score, cap)
             score = max(score, _extractive_floor(metric, a))
             if score == 3:
