@@ -360,12 +360,15 @@ def main() -> None:
                 f"shorter-summary baseline {nlen:.3f})"
             )
             kinds = {
-                "number": "gives",
+                "number": "the summary gives",
                 "name": "names",
                 "date": "a date",
                 "negation": "negation",
                 "swap": "possible swap",
                 "listed twice": "twice among the people",
+                "contradiction": "says the opposite of the source",
+                "vote": "records a vote against",
+                "owner": "gives the task to",
             }
             parts = []
             for kind, marker in kinds.items():

@@ -90,7 +90,7 @@ def sentence_problems(si: SentenceInfo, lang: str, swaps: bool = True) -> list[s
     out = [t["number"].format(x=x) for x in si.new_numbers]
     out += [t["name"].format(x=x) for x in si.new_names]
     out += [t["date"].format(x=x) for x in si.new_dates]
-    if si.unmatched_negation:
+    if si.unmatched_negation and not si.contradicts:  # (the contradiction says more)
         out.append(t["neg"].format(x=si.unmatched_negation, s=shorten(si.text, 60)))
     if si.listed_twice:
         out.append(t["twice"].format(x=si.listed_twice, s=shorten(si.text, 60)))

@@ -170,8 +170,6 @@ def _sentence(
         # tally may come a few turns after the call for it)
         n = len(info.units)
         si.contradicts = contradiction(s, range(max(0, a - 2), min(n, b + 2)), info)
-        if si.contradicts:
-            si.unmatched_negation = ""  # the contradiction says more, and counts once
         si.vote_reversed = reversed_vote(s, range(max(0, a - 4), min(n, b + 4)), info)
     si.local_novel = len(c - near) / max(1, len(c))
     si.clause_min = clause_min(s, info.support)

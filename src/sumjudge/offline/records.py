@@ -138,8 +138,13 @@ class SentenceInfo:
 
     @property
     def contradictions(self) -> int:
-        """Statements the matched source passage contradicts (opposite, vote, owner)."""
-        return bool(self.contradicts) + bool(self.vote_reversed) + (self.owner_swap is not None)
+        """Statements the source contradicts (the opposite of a sentence, a vote, an owner).
+
+        A negation that is the opposite of a source sentence counts once, as the
+        contradiction (which cites the sentence), not also as an unmatched negation.
+        """
+        opposite = bool(self.contradicts) and not self.unmatched_negation
+        return opposite + bool(self.vote_reversed) + (self.owner_swap is not None)
 
 
 @dataclass
