@@ -186,7 +186,7 @@ def test_calibrated_scorer_uses_its_models_and_says_so() -> None:
     again = Calibration.from_json(cal.to_json())
     scorer, twin = cal.scorer(), again.scorer()
     assert scorer.name == base.name == "local-lexical"
-    assert scorer.version.startswith(f"{base.version}+cal-") and base.version == "4"
+    assert scorer.version.startswith(f"{base.version}+cal-") and base.version == OfflineScorer.version
     assert twin.version == scorer.version  # the version names the fit
     a = scorer.analyse(prose, "The council rejected 9 schools.")
     assert scorer.raw("consistency", a) == pytest.approx(cal.models["consistency"].raw(a.features))
@@ -196,6 +196,6 @@ def test_calibrated_scorer_uses_its_models_and_says_so() -> None:
 def test_refit_all_without_labels_keeps_the_shipped_models() -> None:
     cal = refit_all("lexical", [Example({}, False, "g", {})])
     assert cal.models == {} and cal.dialogue_model is None
-    assert cal.scorer().version == "4"
+    assert cal.scorer().version == OfflineScorer.version
     assert load_models("lexical")["coherence"].weights  # the prior is the shipped fit
     assert load_dialogue_model("lexical").features

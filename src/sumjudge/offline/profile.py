@@ -58,7 +58,7 @@ class Calibration:
     Example:
         >>> cal = Calibration("lexical", {}, None, {}, {})
         >>> cal.scorer().version
-        '4'
+        '5'
     """
 
     mode: str
