@@ -186,7 +186,9 @@ def test_calibrated_scorer_uses_its_models_and_says_so() -> None:
     again = Calibration.from_json(cal.to_json())
     scorer, twin = cal.scorer(), again.scorer()
     assert scorer.name == base.name == "local-lexical"
-    assert scorer.version.startswith(f"{base.version}+cal-") and base.version == OfflineScorer.version
+    assert (
+        scorer.version.startswith(f"{base.version}+cal-") and base.version == OfflineScorer.version
+    )
     assert twin.version == scorer.version  # the version names the fit
     a = scorer.analyse(prose, "The council rejected 9 schools.")
     assert scorer.raw("consistency", a) == pytest.approx(cal.models["consistency"].raw(a.features))
