@@ -58,8 +58,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from sumjudge import DEFAULT_RULE_BOOK, SummarizationEvaluator, SummaryData  # noqa: E402
-from sumjudge.judges.offline import OfflineJudge  # noqa: E402
 from sumjudge.offline import OfflineScorer  # noqa: E402
+from sumjudge.offline.backend import OfflineJudge  # noqa: E402
 from sumjudge.rules import rate  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data" / "meetings_calls.jsonl"

@@ -41,9 +41,9 @@ from fit_offline import fit_metric, load_rows  # noqa: E402
 
 from sumjudge import SummarizationEvaluator, SummaryData  # noqa: E402
 from sumjudge.datasets import load_simple_summarization_dataset  # noqa: E402
-from sumjudge.judges.offline import OfflineJudge  # noqa: E402
 from sumjudge.meta.stats import group_kfold, roc_auc, summary_level  # noqa: E402
 from sumjudge.offline import OfflineScorer  # noqa: E402
+from sumjudge.offline.backend import OfflineJudge  # noqa: E402
 from sumjudge.offline.calibration import METRICS  # noqa: E402
 from sumjudge.offline.embed import embeddings_available  # noqa: E402
 from sumjudge.offline.records import Analysis  # noqa: E402

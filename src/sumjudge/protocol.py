@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 __all__ = [
     "LLM_CAPABILITIES",
@@ -22,9 +22,76 @@ __all__ = [
     "JudgeRequest",
     "JudgeResponse",
     "Message",
+    "PairSubject",
+    "RequestKind",
+    "ScoreSubject",
+    "Subject",
     "TokenLogprob",
+    "TurnsSubject",
     "Usage",
 ]
+
+RequestKind: TypeAlias = Literal[
+    "score", "single_call", "accuracy", "questions", "rubric", "notes", "pairwise", "other"
+]
+"""What a request asks for, whatever its task string's version, layout or tags:
+
+- "score": one 1-3 verdict (`{"explanation", "score"}`) of `ScoreSubject.metrics[0]`, in
+  any layout (default, rubrics-first; sampled, calibrated or repaired alike);
+- "single_call": one such verdict per metric of `ScoreSubject.metrics`, in one object;
+- "accuracy": the conversation summary's points checked against its turns (`TurnsSubject`);
+- "questions": numbered rubric questions about sections (adherence, completeness);
+- "rubric": rubric questions generated from a section definition;
+- "notes": key-point notes of one part of a long source;
+- "pairwise": which of two summaries is better (`PairSubject`);
+- "other": anything else (a plugin's request, a test's).
+"""
+
+
+@dataclass(frozen=True)
+class ScoreSubject:
+    """The material of a 1-3 verdict: a summary and its source.
+
+    Attributes:
+        source: the source text (for a conversation, its turns' text, one per line).
+        summary: the summary text.
+        language: the explanation language asked for (None: the source's).
+        metrics: the metrics whose verdicts the request asks for (one for "score").
+    """
+
+    source: str
+    summary: str
+    language: str | None = None
+    metrics: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TurnsSubject:
+    """The material of a conversation summary's check: the turns and the sections.
+
+    Attributes:
+        turns: each turn's text, in order (turn n is `turns[n - 1]`).
+        sections: the sections to check, name -> text, in the summary's order.
+        language: the explanation language asked for (None: the transcript's).
+    """
+
+    turns: tuple[str, ...]
+    sections: Mapping[str, str]
+    language: str | None = None
+
+
+@dataclass(frozen=True)
+class PairSubject:
+    """The material of a pairwise comparison: a source and the two summaries shown."""
+
+    source: str
+    first: str
+    second: str
+    metric: str
+
+
+Subject: TypeAlias = ScoreSubject | TurnsSubject | PairSubject
+"""The material of a request in structured form (see `JudgeRequest.subject`)."""
 
 
 @dataclass(frozen=True)
@@ -64,10 +131,13 @@ class JudgeRequest:
         max_tokens: cap on the reply length.
         logprobs: ask for token log-probabilities where the provider offers them.
         top_logprobs: how many alternatives per token.
-        subject: the material being judged in structured form (source, summary, turns,
-            sections), for backends that judge without reading the prompt (the offline
-            judge). LLM adapters ignore it; it is not part of the fingerprint, since the
-            messages already carry the same text.
+        kind: what the request asks for (`RequestKind`), set by the metric that built
+            it, so a backend that does not read the prompt dispatches on it rather than on
+            the task string. Not part of the fingerprint (the task already says it).
+        subject: the material being judged in structured form (`ScoreSubject`,
+            `TurnsSubject`, `PairSubject`), for backends that judge without reading the
+            prompt (the offline judge). LLM adapters ignore it; it is not part of the
+            fingerprint, since the messages already carry the same text.
     """
 
     messages: tuple[Message, ...]
@@ -78,7 +148,8 @@ class JudgeRequest:
     max_tokens: int = 1024
     logprobs: bool = False
     top_logprobs: int = 5
-    subject: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    kind: RequestKind = field(default="other", compare=False)
+    subject: Subject | None = field(default=None, compare=False, repr=False)
 
     def fingerprint(self) -> str:
         """A stable hash of the request's content (not of any credentials)."""

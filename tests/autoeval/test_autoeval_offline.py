@@ -2,46 +2,51 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 from autoeval_helpers import ITEM, SECTIONS
 
 import sumjudge.evaluators.auto as evaluator_module
-import sumjudge.judges.offline as offline_module
+import sumjudge.offline.backend as offline_module
 from sumjudge import ConfigError, load_contact_center_dataset
 from sumjudge.autoeval import AutoEvaluator
-from sumjudge.judges.offline import NEEDS_LLM, load_scorer
-
-
-@dataclass(frozen=True)
-class Check:
-    point: str
-    is_accurate: bool
-    justification: str
-    support_quote: str
-    support: float
+from sumjudge.offline import OfflineVerdict, SentenceCheck
+from sumjudge.offline.backend import NEEDS_LLM, Scorer, load_scorer
 
 
 class FakeScorer:
-    """Stands in for sumjudge.offline.OfflineScorer: one check per sentence."""
+    """Stands in for sumjudge.offline.OfflineScorer (the backend's `Scorer` interface).
+
+    One check per sentence; a 2 for every metric asked of a (source, summary) pair.
+    """
 
     name = "local-fake"
     version = "t"
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, str]] = []
+        self.analysed: list[tuple[str, str]] = []
+
+    def analyse(self, source: str, summary: str) -> Any:
+        self.analysed.append((source, summary))
+        return (source, summary)
+
+    def verdicts(self, a: Any, metrics: Sequence[str], lang: str) -> Mapping[str, OfflineVerdict]:
+        return {m: OfflineVerdict(2, f"{m} in {lang}", 0.5, ()) for m in metrics}
 
     def check_sentences(
         self, source: str, summary: str, *, language: str | None = None
-    ) -> list[Check]:
+    ) -> list[SentenceCheck]:
         self.calls.append((source, summary))
         out = []
         for sentence in [s.strip() for s in summary.split(". ") if s.strip()]:
             ok = "01:30" in sentence
             quote = "The arrival window is from 01:30 PM to 2:45 PM." if ok else "made up text"
-            out.append(Check(sentence, ok, "supported" if ok else "unsupported", quote, 0.5))
+            out.append(
+                SentenceCheck(sentence, ok, "supported" if ok else "unsupported", quote, 0.5)
+            )
         return out
 
 
@@ -101,6 +106,23 @@ async def test_offline_categorical_pass_and_derived_consistency(fake: FakeScorer
     assert out["consistency"]["score"] == 1  # 2 of 3 sentences unsupported
     assert out["consistency"]["score_mode"] == "derived_from_accuracy"
     assert len(fake.calls) == 2  # one per free-form section, shared by both metrics
+
+
+async def test_offline_consistency_alone_is_a_score_request_on_turns_and_sections(
+    fake: FakeScorer,
+) -> None:
+    ev = AutoEvaluator("local", sections=SECTIONS, metrics=["consistency"])
+    out = await ev.evaluate(ITEM)
+    assert out["consistency"]["score"] == 2 and out["consistency"]["score_mode"] == "offline"
+    assert out["consistency"]["explanation"] == "consistency in en"
+    [(source, summary)] = fake.analysed  # the plain turns and sections, not the prompt
+    assert "01:30" in source and "<transcript" not in source and "[1]" not in source
+    assert "Partially" in summary and "##" not in summary
+
+
+def test_the_fake_has_the_scorer_interface() -> None:
+    scorer: Scorer = FakeScorer()  # mypy checks the fake against the backend's protocol
+    assert offline_module.OfflineJudge("local", scorer=scorer).capabilities.version == "offline-t"
 
 
 async def test_offline_batch_over_bundled_set(fake: FakeScorer) -> None:

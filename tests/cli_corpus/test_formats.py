@@ -23,7 +23,7 @@ from sumjudge.datasets.files import (
     read_summary_rows,
 )
 from sumjudge.errors import DataError
-from sumjudge.judges.offline import OfflineJudge
+from sumjudge.offline.backend import OfflineJudge
 from sumjudge.protocol import JudgeRequest
 from sumjudge.text import strip_control
 from sumjudge.transcripts import detect_format, normalize_source, parse_transcript

@@ -21,7 +21,7 @@ Row = Mapping[str, int] | str | None
 
 def _responder(table: dict[str, Row]) -> Any:
     def reply(request: Any) -> Any:
-        summary = str((request.subject or {}).get("summary", ""))
+        summary = request.subject.summary if request.subject is not None else ""
         key = summary.split(" ")[0]
         scores = table[key]
         if scores == "fail":

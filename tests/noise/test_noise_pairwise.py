@@ -16,6 +16,7 @@ from scipy import stats
 from sumjudge import ConfigError, JudgeRequest, RetryPolicy, ScriptedJudge
 from sumjudge.evaluators.pairwise import PairwiseEvaluator, summarize_pairs
 from sumjudge.noise import point_biserial, sign_test, wilson_interval
+from sumjudge.protocol import PairSubject
 from sumjudge.testing.openai_server import FakeOpenAIServer, Reply
 
 NO_WAIT = RetryPolicy(initial_delay=0.0, max_delay=0.0, max_retry_after=0.0, jitter=False)
@@ -42,8 +43,9 @@ def first_position(_: JudgeRequest) -> dict[str, str]:
 
 
 def longer(request: JudgeRequest) -> dict[str, str]:
-    subject = request.subject or {}
-    return verdict("A" if len(subject["first"]) > len(subject["second"]) else "B")
+    subject = request.subject
+    assert isinstance(subject, PairSubject) and request.kind == "pairwise"
+    return verdict("A" if len(subject.first) > len(subject.second) else "B")
 
 
 def ev(responder: Any, **kw: Any) -> PairwiseEvaluator:

@@ -7,9 +7,9 @@ import io
 import pytest
 
 from sumjudge.datasets import load_simple_summarization_dataset
-from sumjudge.judges.offline import StderrProgress
 from sumjudge.offline import OfflineScorer
 from sumjudge.offline.embed import embeddings_available
+from sumjudge.offline.progress import StderrProgress
 from sumjudge.rules import rate
 
 FLAWLESS = ("id-sprint-planning-langganan", "en-budget-review-q3")

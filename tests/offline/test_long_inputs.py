@@ -13,10 +13,10 @@ import random
 import numpy as np
 import pytest
 
-from sumjudge.judges.offline import StderrProgress
 from sumjudge.offline import focus, pairs
 from sumjudge.offline.embed import Embedder, FloatArray
 from sumjudge.offline.features import analyse
+from sumjudge.offline.progress import StderrProgress
 from sumjudge.offline.source import analyse_source
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..errors import ConfigError
-from ..judges.offline import LOCAL_MODELS
+from ..judges import LOCAL_MODELS
 from ..rules import DEFAULT_RULE_BOOK, RuleBook
 from ..types.profile import CalibrationProfile, Example, MetricProfile
 from .crossval import Predictions, cross_validate

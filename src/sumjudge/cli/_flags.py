@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import ConfigError
-from ..judges.offline import LOCAL_MODELS
+from ..judges import LOCAL_MODELS
 from ..metrics import LANGUAGES
 from ._batch import add_batch_arguments
 from ._common import _KEYED_DEFAULTS, eprint, name_list, non_empty, positive_float

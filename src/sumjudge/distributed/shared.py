@@ -33,7 +33,8 @@ def judge_model(model: str | tuple[str, ...], options: Mapping[str, Any]) -> tup
     this process's scorer for that model; anything else comes back unchanged (and False:
     nothing is kept).
     """
-    from ..judges.offline import LOCAL_MODELS, OfflineJudge, load_scorer
+    from ..judges import LOCAL_MODELS
+    from ..offline.backend import OfflineJudge, load_scorer
 
     if not isinstance(model, str) or model not in LOCAL_MODELS:
         return model, False

@@ -13,7 +13,7 @@ from os import PathLike
 from typing import Any
 
 from ..errors import ConfigError
-from ..judges.offline import LOCAL_MODELS, calibrated_offline_judge
+from ..judges import LOCAL_MODELS
 from ..metrics.calibrated import FewShot, MetricCalibration
 from ..protocol import Judge
 from ..rules import RuleBook
@@ -53,6 +53,8 @@ def calibrated_judge(
             if m.offline_dialogue_model
         }
         if models or dialogue:
+            from ..offline.backend import calibrated_offline_judge  # numpy: only when used
+
             return calibrated_offline_judge(model, profile.id, models, dialogue)
     return model
 

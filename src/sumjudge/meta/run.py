@@ -40,7 +40,7 @@ from ..batch.options import BatchOptions
 from ..errors import ConfigError, DataError
 from ..evaluators.calibration import CalibrationInput
 from ..evaluators.summarization import DEFAULT_MODEL, BatchRecord, SummarizationEvaluator
-from ..judges.offline import LOCAL_MODELS
+from ..judges import LOCAL_MODELS
 from ..metrics import SUMMARY_METRICS
 from ..protocol import Judge
 from ..types import SummaryData

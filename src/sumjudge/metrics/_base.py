@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..plan import Call, Judged, MetricPlan
-from ..protocol import Capabilities, JudgeRequest, JudgeResponse, Message
+from ..protocol import Capabilities, JudgeRequest, JudgeResponse, Message, ScoreSubject
 from ..types import MetricResult
 from ._delimit import fenced, neutralize, seal
 from ._parse import expectation, read_score_verdict, score_distribution
@@ -185,7 +185,8 @@ class ScoreMetric:
             temperature=0.0,
             max_tokens=max_tokens,
             logprobs=logprobs,
-            subject=subject_of(source, summary, language),
+            kind="score",
+            subject=subject_of(source, summary, language, self),
         )
 
     def plan(
@@ -215,9 +216,11 @@ class JudgeOptions:
     calibration: Mapping[str, MetricCalibration] = field(default_factory=dict)
 
 
-def subject_of(source: str, summary: str, language: str | None) -> dict[str, Any]:
-    """The structured material of a 1-3 metric's request (for non-LLM judges)."""
-    return {"source": source, "summary": summary, "language": language}
+def subject_of(
+    source: str, summary: str, language: str | None, *metrics: ScoreMetric
+) -> ScoreSubject:
+    """The structured material of a request for `metrics`' verdicts (for non-LLM judges)."""
+    return ScoreSubject(source, summary, language, tuple(m.name for m in metrics))
 
 
 def read_verdict(metric: ScoreMetric) -> Any:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..protocol import Capabilities, JudgeRequest, Message
+from ..protocol import Capabilities, JudgeRequest, Message, RequestKind, Subject
 from ..types import ConversationItem, SectionOutcome, SectionPlan, Turn
 from ._base import language_instruction
 from ._delimit import fenced, seal
@@ -94,7 +94,8 @@ def build_request(
     schema_name: str,
     language: str | None,
     max_tokens: int,
-    subject: Mapping[str, Any] | None = None,
+    kind: RequestKind,
+    subject: Subject | None = None,
 ) -> JudgeRequest:
     """A request with the shared system message, the data prefix and the instructions."""
     return JudgeRequest(
@@ -107,6 +108,7 @@ def build_request(
         schema_name=schema_name,
         temperature=0.0,
         max_tokens=max_tokens,
+        kind=kind,
         subject=subject,
     )
 

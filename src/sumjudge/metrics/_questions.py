@@ -217,6 +217,7 @@ class QuestionSpec(Generic[T]):
             schema_name=self.schema_name,
             language=language,
             max_tokens=max_tokens,
+            kind="questions",
         )
 
     def read(self, response: JudgeResponse, questions: Sequence[Question]) -> dict[str, T]:

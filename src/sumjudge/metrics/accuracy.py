@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..plan import Call, Judged, MetricPlan
-from ..protocol import JudgeRequest, JudgeResponse
+from ..protocol import JudgeRequest, JudgeResponse, TurnsSubject
 from ..types import AccuracyPoint, MetricOutcome, SectionOutcome, Turn
 from ._conversation import ConversationContext, build_request, restrict
 from ._read import as_bool, as_str, reply_object, turn_numbers
@@ -106,11 +106,12 @@ def accuracy_request(
     *,
     language: str | None,
     max_tokens: int,
-    subject: Mapping[str, Any] | None = None,
+    subject: TurnsSubject | None = None,
 ) -> JudgeRequest:
     """The decompose-and-check request for one summary (all sections in one call)."""
     names = ", ".join(f'"{n}"' for n in section_names)
     return build_request(
+        kind="accuracy",
         subject=subject,
         task=TASK,
         prefix=prefix,
@@ -239,7 +240,7 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
         names,
         language=ctx.language,
         max_tokens=ctx.max_tokens,
-        subject={"turns": ctx.turns, "sections": texts, "language": ctx.language},
+        subject=TurnsSubject(tuple(t.text for t in ctx.turns), texts, ctx.language),
     )
 
     def read(response: JudgeResponse) -> tuple[AccuracyPoint, ...]:

@@ -56,6 +56,7 @@ def notes_request(index: int, text: str, total: int, summary_language: str | Non
         schema_name="chunk_notes",
         temperature=0.0,
         max_tokens=768,
+        kind="notes",
     )
 
 

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from ..plan import MetricPlan
 from ..types import AccuracyPoint, MetricResult
-from ._base import JudgeOptions, ScoreMetric, score_plan
+from ._base import JudgeOptions, ScoreMetric, score_plan, subject_of
 from ._conversation import ConversationContext
 from .transcript import render_sections
 
@@ -73,7 +73,7 @@ def conversation_plan(ctx: ConversationContext) -> MetricPlan[MetricResult]:
     # A judge that reads the material itself gets the plain turns and sections.
     source = "\n".join(t.text for t in ctx.turns)
     summary = "\n".join(t for t in ctx.item.sections.values() if t.strip())
-    subject = {"source": source, "summary": summary, "language": ctx.language}
+    subject = subject_of(source, summary, ctx.language, CONSISTENCY)
     return score_plan(CONSISTENCY, replace(request, subject=subject), options, ctx.capabilities)
 
 

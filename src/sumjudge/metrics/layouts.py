@@ -87,7 +87,8 @@ def build_rubrics_first_request(
         temperature=0.0,
         max_tokens=options.max_tokens,
         logprobs=options.logprobs,
-        subject=subject_of(source, summary, options.language),
+        kind="score",
+        subject=subject_of(source, summary, options.language, metric),
     )
 
 
@@ -118,10 +119,8 @@ def build_single_request(
         temperature=0.0,
         max_tokens=options.max_tokens * len(metrics),
         logprobs=False,
-        subject={
-            **subject_of(source, summary, options.language),
-            "metrics": [m.name for m in metrics],
-        },
+        kind="single_call",
+        subject=subject_of(source, summary, options.language, *metrics),
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..errors import ParseError
 from ..plan import Call, Judged, MetricPlan
-from ..protocol import JudgeRequest, JudgeResponse, Message
+from ..protocol import JudgeRequest, JudgeResponse, Message, PairSubject
 from ..types.pairwise import VERDICTS, PairMetricResult
 from ._base import JudgeOptions, ScoreMetric, language_instruction
 from ._delimit import fenced, seal
@@ -114,7 +114,8 @@ def build_pair_request(
         temperature=0.0,
         max_tokens=options.max_tokens,
         logprobs=False,
-        subject={"source": source, "first": first, "second": second, "metric": metric.name},
+        kind="pairwise",
+        subject=PairSubject(source, first, second, metric.name),
     )
 
 

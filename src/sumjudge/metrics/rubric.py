@@ -104,6 +104,7 @@ def rubric_request(definition: SectionDefinition) -> JudgeRequest:
         schema_name="section_rubric",
         temperature=0.0,
         max_tokens=1024,
+        kind="rubric",
     )
 
 
