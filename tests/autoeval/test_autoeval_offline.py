@@ -120,6 +120,13 @@ async def test_offline_consistency_alone_is_a_score_request_on_turns_and_section
     assert "Partially" in summary and "##" not in summary
 
 
+def test_the_old_import_path_is_the_backend() -> None:
+    import sumjudge.judges.offline as old
+
+    assert old.OfflineJudge is offline_module.OfflineJudge and old.load_scorer is load_scorer
+    assert old.LOCAL_MODELS == ("local", "local-lexical")
+
+
 def test_the_fake_has_the_scorer_interface() -> None:
     scorer: Scorer = FakeScorer()  # mypy checks the fake against the backend's protocol
     assert offline_module.OfflineJudge("local", scorer=scorer).capabilities.version == "offline-t"
