@@ -280,9 +280,12 @@ def owner_swaps(
     known += [(Person(alias, ""), spk) for alias, spk in aliases(units).items()]
     # "She will refund two months" after "Ana explained ...": about Ana
     resolved = pronoun_subjects(sents, [(p.name, p.pattern()) for p in persons])
+    # Each task's word keys, once per summary: a long transcript has thousands of tasks,
+    # and only those sharing a key with a claim can match it (`_candidates`).
+    keyed = [(a, frozenset(_key(w) for w in a.task)) for a in tasks]
     for k, sent in enumerate(sents):
         for claim in _claims(resolved[k] or sent, known):
-            swap = _check(claim, tasks)
+            swap = _check(claim, _candidates(claim, keyed))
             if swap is not None:
                 out[k] = swap
                 break
@@ -310,6 +313,27 @@ def _check(claim: _Claim, tasks: list[Assignment]) -> OwnerSwap | None:
     if len(owners) != 1:
         return None
     return OwnerSwap(claim.said, top[0].owner, top[0].quote)
+
+
+def _key(word: str) -> str:
+    """A word's first three letters.
+
+    Two stems `text.alike` calls one word's forms share them (or are equal, when shorter).
+    """
+    return word[:3]
+
+
+def _candidates(claim: _Claim, keyed: list[tuple[Assignment, frozenset[str]]]) -> list[Assignment]:
+    """The tasks `_check` can tell apart from no match.
+
+    Those sharing the claim's verb's key or at least MIN_TASK of its words' keys: any other
+    task overlaps it by 0 and has another verb, which `_check` reads as absent.
+    """
+    verb = _key(claim.verb)
+    words = [_key(w) for w in claim.task]
+    return [
+        a for a, keys in keyed if verb in keys or sum(1 for w in words if w in keys) >= MIN_TASK
+    ]
 
 
 def _overlap(claim: _Claim, a: Assignment) -> float:
