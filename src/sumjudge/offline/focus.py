@@ -78,14 +78,16 @@ def sample_units(importance: Sequence[float]) -> IntArray:
     return np.unique(np.concatenate([np.array(top, dtype=np.intp), even]))
 
 
-def embed_texts(embedder: Embedder, texts: list[str], progress: Progress | None) -> FloatArray:
-    """`embedder.embed(texts)`, in slices with a progress report after each when asked."""
-    if progress is None or len(texts) <= PROGRESS_BATCH:
+def embed_texts(
+    embedder: Embedder, texts: list[str], progress: Progress | None, batch: int = PROGRESS_BATCH
+) -> FloatArray:
+    """`embedder.embed(texts)`, in slices of `batch` with progress reports when asked."""
+    if progress is None or len(texts) <= batch:
         return embedder.embed(texts)
     out = []
-    for start in range(0, len(texts), PROGRESS_BATCH):
-        out.append(embedder.embed(texts[start : start + PROGRESS_BATCH]))
-        progress(min(len(texts), start + PROGRESS_BATCH), len(texts))
+    for start in range(0, len(texts), batch):
+        out.append(embedder.embed(texts[start : start + batch]))
+        progress(min(len(texts), start + batch), len(texts))
     return np.concatenate(out)
 
 

@@ -232,13 +232,7 @@ def _name_set(chunks: list[str], ws: set[str]) -> set[str]:
 
 def _embed_units(embedder: Embedder, texts: list[str], progress: Progress | None) -> FloatArray:
     """The units' embeddings, in batches with progress reports for a long source."""
-    if progress is None or len(texts) <= EMBED_BATCH:
-        return embedder.embed(texts)
-    parts = []
-    for start in range(0, len(texts), EMBED_BATCH):
-        parts.append(embedder.embed(texts[start : start + EMBED_BATCH]))
-        progress(min(len(texts), start + EMBED_BATCH), len(texts))
-    return np.concatenate(parts)
+    return embed_texts(embedder, texts, progress, EMBED_BATCH)
 
 
 def _read_bodies(
