@@ -193,15 +193,21 @@ def _verdict(values: Mapping[str, int], enabled: Sequence[str], book: RuleBook) 
     "bad" if any metric is at its failing level, "incomplete" if any is short of its
     expected value, else "good".
     """
-    short = False
-    for m in enabled:
-        th = book.threshold(m)
-        s = values[m]
-        if s <= th.bad_at_most:
-            return "bad"
-        if s < th.good_at_least:
-            short = True
-    return "incomplete" if short else "good"
+    return _RATINGS[max((_rank(values[m], book.threshold(m)) for m in enabled), default=0)]
+
+
+def _rank(score: int, threshold: Threshold) -> int:
+    """Where one score stands: 2 at the failing level, 1 short of the expected value, else 0.
+
+    A rating is decided by the worst rank among the metrics (`_RATINGS`).
+    """
+    if score <= threshold.bad_at_most:
+        return 2
+    return 1 if score < threshold.good_at_least else 0
+
+
+_RATINGS = ("good", "incomplete", "bad")
+"""The rating of scores whose worst rank (`_rank`) is the index."""
 
 
 def rating_confidence(
@@ -218,14 +224,21 @@ def rating_confidence(
     and rated (3^4 = 81 combinations for the four metrics), so any rule book is honoured.
     """
     names = list(enabled)
-    support = [[(s, p) for s, p in distributions[m].items() if p > 0] for m in names]
+    # A combination's rating depends only on each score's rank (`_verdict`), so each score
+    # is ranked once, not once per combination.
+    support = [
+        [(p, _rank(s, book.threshold(m))) for s, p in distributions[m].items() if p > 0]
+        for m in names
+    ]
+    wanted = _RATINGS.index(rating) if rating in _RATINGS else -1
     total = 0.0
     for combo in itertools.product(*support):
         probability = 1.0
-        for _, p in combo:
+        worst = 0
+        for p, rank in combo:
             probability *= p
-        scores = {m: s for m, (s, _) in zip(names, combo, strict=True)}
-        # the rating alone: the explanations `rate` words are not needed 81 times an item
-        if _verdict(scores, names, book) == rating:
+            if rank > worst:
+                worst = rank
+        if worst == wanted:
             total += probability
     return total

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import random
 from typing import Any
 
 import pytest
@@ -130,6 +131,34 @@ def test_rating_confidence_is_the_exact_enumeration(rating: str) -> None:
     )
     expected = {"good": p_good, "bad": 1 - p_ok, "incomplete": p_ok - p_good}[rating]
     assert got == pytest.approx(expected)
+
+
+def test_rating_confidence_is_bit_for_bit_the_per_combination_sum() -> None:
+    """Ranking each score once gives the very float the per-combination rating gave."""
+    rng = random.Random(7)
+    books = [
+        DEFAULT_RULE_BOOK,
+        RuleBook.from_dict({m: {"good_at_least": 3, "bad_at_most": 2} for m in METRICS}),
+    ]
+    for _ in range(200):
+        dists = {}
+        for m in METRICS:
+            w = [rng.random() * (rng.random() > 0.2) for _ in range(3)]
+            total = sum(w) or 1.0
+            dists[m] = {s: x / total for s, x in zip((1, 2, 3), w, strict=True)}
+        names = rng.sample(list(dists), rng.randint(1, 4))
+        book = rng.choice(books)
+        for rating in ("good", "incomplete", "bad"):
+            expected = 0.0
+            support = [[(s, p) for s, p in dists[m].items() if p > 0] for m in names]
+            for combo in itertools.product(*support):
+                probability = 1.0
+                for _, p in combo:
+                    probability *= p
+                scores = {m: s for m, (s, _) in zip(names, combo, strict=True)}
+                if rate(scores, names, book).relevancy_rating == rating:
+                    expected += probability
+            assert rating_confidence(dists, names, rating, book) == expected
 
 
 def test_rating_confidence_follows_a_custom_rule_book() -> None:
