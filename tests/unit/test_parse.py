@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import math
+import random
+import re
+from typing import Any
 
 import pytest
 
 from sumjudge.errors import ParseError
 from sumjudge.judges import JudgeResponse, TokenLogprob
-from sumjudge.metrics._parse import extract_json, read_score_verdict, weighted_score
+from sumjudge.metrics._parse import (
+    extract_json,
+    read_score_verdict,
+    score_distribution,
+    weighted_score,
+)
 
 
 @pytest.mark.parametrize(
@@ -116,3 +124,67 @@ def test_weighted_score_without_valid_alternatives() -> None:
     tokens = _tokens([('{"explanation": "ok", "score": ', {}), ("7", {"7": 1.0}), ("}", {})])
     value, note = weighted_score(JudgeResponse(text="", logprobs=tokens))
     assert value is None and note and "no valid score" in note
+
+
+def _old_score_distribution(tokens: tuple[TokenLogprob, ...]) -> Any:
+    """`score_distribution` as it was before the search went backwards (the reference)."""
+    text = "".join(t.token for t in tokens)
+    matches = list(re.finditer(r'"score"\s*:\s*"?\s*(\d)', text))
+    if not matches:
+        return None, "no score value found in the logprob tokens"
+    pos = matches[-1].start(1)
+    offset = 0
+    target, start = None, 0
+    for tok in tokens:
+        end = offset + len(tok.token)
+        if offset <= pos < end:
+            target, start = tok, offset
+            break
+        offset = end
+    assert target is not None
+    prefix, suffix = text[start:pos], target.token[pos - start + 1 :]
+    mass: dict[int, float] = {}
+    alternatives = list(target.top) or [(target.token, target.logprob)]
+    if all(a[0] != target.token for a in alternatives):
+        alternatives.append((target.token, target.logprob))
+    for alt, lp in alternatives:
+        body = alt
+        if prefix and body.startswith(prefix):
+            body = body[len(prefix) :]
+        elif prefix.strip():
+            continue
+        if suffix and body.endswith(suffix):
+            body = body[: -len(suffix)]
+        body = body.strip().strip('"')
+        if body in {"1", "2", "3"} and math.isfinite(lp):
+            mass[int(body)] = mass.get(int(body), 0.0) + math.exp(lp)
+    total = sum(mass.values())
+    if total <= 0:
+        return None, "the score token's alternatives hold no valid score"
+    return {v: mass.get(v, 0.0) / total for v in (1, 2, 3)}, None
+
+
+def test_the_score_token_is_found_as_before_in_any_tokenisation() -> None:
+    """The backwards search reads the same token, so the same distribution, as the forward
+    scan did, wherever the tokens are cut (empty tokens, several "score" keys)."""
+    rng = random.Random(11)
+    texts = [
+        '{"explanation": "a \\"score\\": 1 here", "score": 2}',
+        '{"score": 3, "explanation": "x", "score" : "1"}',
+        '{"explanation": "score: 3", "score": 2} {"score":1}',
+        '{"explanation": "none", "score": "x"}',
+        '"score""score": 2',
+    ]
+    for _ in range(400):
+        text = rng.choice(texts)
+        n = rng.randint(0, 12)
+        cuts = sorted(rng.sample(range(1, len(text)), n))
+        pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+        if rng.random() < 0.3:
+            pieces.insert(rng.randrange(len(pieces) + 1), "")  # an empty token
+        tokens = []
+        for p in pieces:
+            top = tuple((p[:1] + str(d) + p[2:], -0.3 * d) for d in (1, 2, 3))
+            tokens.append(TokenLogprob(p, -0.1, top if rng.random() < 0.8 else ()))
+        response = JudgeResponse(text=text, logprobs=tuple(tokens))
+        assert score_distribution(response) == _old_score_distribution(tuple(tokens))

@@ -91,6 +91,21 @@ def read_score_verdict(response: JudgeResponse, low: int = 1, high: int = 3) -> 
 _SCORE_VALUE = re.compile(r'"score"\s*:\s*"?\s*(\d)')
 
 
+def _last_score_value(text: str) -> re.Match[str] | None:
+    """The last match of `_SCORE_VALUE` in `text`, searched from the end.
+
+    Matches cannot overlap (one starts only at a `"score"` key), so the last key that
+    matches is `finditer`'s last match.
+    """
+    i = text.rfind('"score"')
+    while i != -1:
+        found = _SCORE_VALUE.match(text, i)
+        if found is not None:
+            return found
+        i = text.rfind('"score"', 0, i)
+    return None
+
+
 def weighted_score(
     response: JudgeResponse, low: int = 1, high: int = 3
 ) -> tuple[float | None, str | None]:
@@ -123,20 +138,21 @@ def score_distribution(
     if response.logprobs is None:
         return None, response.logprobs_note or "the judge returned no logprobs"
     tokens = response.logprobs
-    text = "".join(t.token for t in tokens)
-    matches = list(_SCORE_VALUE.finditer(text))
-    if not matches:
+    text = "".join([t.token for t in tokens])
+    found = _last_score_value(text)
+    if found is None:
         return None, "no score value found in the logprob tokens"
-    pos = matches[-1].start(1)
-    offset = 0
+    pos = found.start(1)
+    # The score is near the end of the reply: walk back from there to the token holding it.
+    end = len(text)
     target: TokenLogprob | None = None
     start = 0
-    for tok in tokens:
-        end = offset + len(tok.token)
-        if offset <= pos < end:
-            target, start = tok, offset
+    for tok in reversed(tokens):
+        start = end - len(tok.token)
+        if start <= pos < end:
+            target = tok
             break
-        offset = end
+        end = start
     if target is None:  # pragma: no cover - pos always falls in some token
         return None, "could not locate the score token"
     prefix = text[start:pos]
