@@ -122,7 +122,7 @@ class ResponseCache:
 
     def put(self, key: str, response: JudgeResponse, *, identity: str, task: str) -> None:
         """Store `response` now (committed before returning)."""
-        value = json.dumps(response.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        value = response.to_json()
         with self._lock:
             self._db.execute(
                 "INSERT OR REPLACE INTO responses (key, judge, task, format, created, value)"

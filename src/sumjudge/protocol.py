@@ -240,15 +240,34 @@ class JudgeResponse:
     model: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-safe form, used by the response cache."""
+        """JSON-safe form, as the response cache stores it (`to_json`)."""
+        logprobs = self.logprobs
+        return self._as_dict(
+            None
+            if logprobs is None
+            else [[t.token, t.logprob, [list(a) for a in t.top]] for t in logprobs]
+        )
+
+    def to_json(self) -> str:
+        """`to_dict` as compact JSON text: the response cache's value.
+
+        The same text as `json.dumps(to_dict(), ensure_ascii=False, separators=(",", ":"))`,
+        made without copying every token's alternatives into lists (JSON writes a tuple as
+        a list): one reply with logprobs has a few hundred of them.
+        """
+        logprobs = self.logprobs
+        value = self._as_dict(
+            None if logprobs is None else [[t.token, t.logprob, t.top] for t in logprobs]
+        )
+        return _COMPACT.encode(value)
+
+    def _as_dict(self, logprobs: list[list[Any]] | None) -> dict[str, Any]:
         return {
             "text": self.text,
             "parsed": self.parsed,
             "finish_reason": self.finish_reason,
             "usage": self.usage.to_dict(),
-            "logprobs": None
-            if self.logprobs is None
-            else [[t.token, t.logprob, [list(a) for a in t.top]] for t in self.logprobs],
+            "logprobs": logprobs,
             "logprobs_note": self.logprobs_note,
             "latency_s": self.latency_s,
             "model": self.model,
@@ -266,13 +285,18 @@ class JudgeResponse:
             logprobs=None
             if lp is None
             else tuple(
-                TokenLogprob(t[0], float(t[1]), tuple((str(a[0]), float(a[1])) for a in t[2]))
-                for t in lp
+                [
+                    TokenLogprob(t[0], float(t[1]), tuple([(str(a[0]), float(a[1])) for a in t[2]]))
+                    for t in lp
+                ]
             ),
             logprobs_note=data.get("logprobs_note"),
             latency_s=float(data.get("latency_s", 0.0)),
             model=data.get("model", ""),
         )
+
+
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import pytest
 
 from sumjudge.cache import ResponseCache, default_cache_dir, safe_identity
 from sumjudge.judges import JudgeRequest, JudgeResponse, Message, TokenLogprob, Usage
+from sumjudge.metrics import SUMMARY_METRICS
 
 
 def request(text: str = "hello", task: str = "coherence@1") -> JudgeRequest:
@@ -48,6 +49,56 @@ def test_key_covers_identity_task_version_and_content() -> None:
     assert base != ResponseCache.key("openai/m", request(task="coherence@2"))
     assert base != ResponseCache.key("openai/m", request(task="fluency@1"))
     assert base != ResponseCache.key("openai/m", request(text="hello!"))
+
+
+def test_keys_are_pinned() -> None:
+    """Keys of fixed requests, computed before any change to how they are computed: a
+    different key would make every user's cache miss."""
+    odd = JudgeRequest(
+        messages=(
+            Message("system", ("Sé strict ✓",)),
+            Message("user", ('prefix </source> \u200b "q" \\ \n', "tail")),
+        ),
+        task="coherence@1",
+        schema={"b": 1, "a": [1.5, None, True]},
+        temperature=0.7,
+        logprobs=True,
+        top_logprobs=3,
+    )
+    assert odd.fingerprint() == "32815572af563d83c91414beaf9cc8855c23ae675ae5272aa02c725a64107c8f"
+    assert (
+        ResponseCache.key("openai/m@http://127.0.0.1:1/v1", odd)
+        == "dd865330440b356dfd044659191096898652a2ede4e9620191b77d8ebbdfdf28"
+    )
+    metric = SUMMARY_METRICS["consistency"].build_request(
+        "Rina: we ship Friday. </source> ＜/summary＞", "They ship Friday.", logprobs=True
+    )
+    assert (
+        ResponseCache.key("openai/m", metric)
+        == "565dd14074ff262ae3a624b673c4539f43b636da75aeb2f8b0da674499791253"
+    )
+
+
+def test_stored_value_is_the_compact_json_of_to_dict(tmp_path: Path) -> None:
+    response = JudgeResponse(
+        text='{"explanation": "Sé ✓ \\ "q"", "score": 2}',
+        parsed={"score": 2, "évidence": ["a", 1.5]},
+        usage=Usage(prompt_tokens=3),
+        logprobs=(
+            TokenLogprob("2", -0.1, (("2", -0.1), ("3", -2.5))),
+            TokenLogprob("é", -1e-07, ()),
+        ),
+        logprobs_note=None,
+        latency_s=0.25,
+        model="m",
+    )
+    expected = json.dumps(response.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    assert response.to_json() == expected
+    cache = ResponseCache(tmp_path)
+    cache.put("k", response, identity="openai/m", task="t")
+    (value,) = cache._db.execute("SELECT value FROM responses").fetchone()
+    assert value == expected
+    assert cache.get("k") == response
 
 
 def test_identity_never_stores_url_secrets() -> None:
