@@ -286,8 +286,10 @@ class JudgeCaller:
                 if ledger is not None:
                     ledger.cache_hits += 1
                 return accepted
+        # No done-callback on the future: it would keep the reply (with its few hundred
+        # logprob objects) alive until the loop's next turn, and the garbage collector
+        # counts on most objects dying young.
         future: asyncio.Future[JudgeResponse] = asyncio.get_running_loop().create_future()
-        future.add_done_callback(_consume_exception)
         self._inflight[key] = future
         try:
             response = accept(await self._attempts(request, context))
@@ -297,6 +299,7 @@ class JudgeCaller:
         except BaseException as exc:
             if not future.done():
                 future.set_exception(exc)
+                future.exception()  # retrieved: no "exception never retrieved" warning
             raise
         else:
             self.cache.put(key, response, identity=self.identity, task=request.task)
@@ -391,8 +394,3 @@ def _received(response: JudgeResponse, request: JudgeRequest) -> JudgeResponse:
             usage=response.usage,
         )
     return redact_response(response)
-
-
-def _consume_exception(future: asyncio.Future[JudgeResponse]) -> None:
-    if not future.cancelled():
-        future.exception()  # mark retrieved: no "exception never retrieved" warning
