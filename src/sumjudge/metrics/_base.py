@@ -11,6 +11,7 @@ prompt prefixes then bill the source once per item rather than once per metric.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,13 +93,19 @@ def language_instruction(language: str | None) -> str:
     return f"Write the explanation in {name}."
 
 
+@functools.lru_cache(maxsize=64)  # a run uses one language
 def system_message(language: str | None) -> str:
     """The system message every 1-3 metric's request starts with."""
     return _SYSTEM + language_instruction(language)
 
 
+@functools.lru_cache(maxsize=8)  # every metric of an item asks for the same block in a row
 def shared_prefix(source: str, summary: str) -> str:
-    """The data block every metric of one item shares, byte for byte (see `_delimit`)."""
+    """The data block every metric of one item shares, byte for byte (see `_delimit`).
+
+    Made once per item, not once per metric: defusing look-alike tags scans the whole
+    source, and the one string then serves every request of the item.
+    """
     source, summary = source.strip(), summary.strip()
     code = seal(source, summary)
     return fenced("source", code, source) + "\n\n" + fenced("summary", code, summary) + "\n\n"
@@ -138,6 +145,11 @@ class ScoreMetric:
         Kept short on purpose: this tail is the only part of an item's requests that the
         providers' prompt caches cannot serve, so every word here is billed once per metric.
         """
+        return self._instructions
+
+    @functools.cached_property
+    def _instructions(self) -> str:
+        # a frozen value: rendered once, not once per request
         steps = "\n".join(f"{i}. {s}" for i, s in enumerate(self.steps, 1))
         rubric = "\n".join(f"{k}: {self.rubric[k]}" for k in sorted(self.rubric, reverse=True))
         return (
@@ -148,8 +160,11 @@ class ScoreMetric:
 
     def reply_format(self) -> str:
         """The reply line of the default layout's system message."""
-        scale = ", ".join(str(v) for v in range(self.low, self.high + 1))
-        return f'Reply with exactly: {{"explanation": "<your reasoning>", "score": <{scale}>}}'
+        return _reply_line(self.low, self.high)
+
+    def system(self, language: str | None) -> str:
+        """The default layout's system message: the shared one, then the reply line."""
+        return _system_with_reply(language, self.low, self.high)
 
     def build_request(
         self,
@@ -176,7 +191,7 @@ class ScoreMetric:
             messages=(
                 # The reply line is the same for every 1-3 metric, so it sits in the
                 # system message, which the provider's prompt cache serves.
-                Message.of("system", system_message(language) + "\n" + self.reply_format()),
+                Message.of("system", self.system(language)),
                 Message("user", (shared_prefix(source, summary), tail)),
             ),
             task=task,
@@ -202,6 +217,16 @@ class ScoreMetric:
             calibration=options.calibration.get(self.name),
         )
         return score_plan(self, request, options, capabilities)
+
+
+def _reply_line(low: int, high: int) -> str:
+    scale = ", ".join(str(v) for v in range(low, high + 1))
+    return f'Reply with exactly: {{"explanation": "<your reasoning>", "score": <{scale}>}}'
+
+
+@functools.lru_cache(maxsize=64)  # one per language and scale: the same bytes every request
+def _system_with_reply(language: str | None, low: int, high: int) -> str:
+    return system_message(language) + "\n" + _reply_line(low, high)
 
 
 @dataclass(frozen=True)
