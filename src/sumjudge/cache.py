@@ -17,6 +17,7 @@ macOS, `%LOCALAPPDATA%\sumjudge\Cache` on Windows).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -51,6 +52,7 @@ def default_cache_dir() -> Path:
     return Path(base) / "sumjudge"
 
 
+@functools.lru_cache(maxsize=64)  # a run has a judge or a few; asked for on every call
 def safe_identity(identity: str) -> str:
     """The identity with any URL user-info or query string removed (they may hold keys)."""
     return _URL_QUERY.sub("", _URL_USERINFO.sub("", identity))

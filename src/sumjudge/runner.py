@@ -52,7 +52,7 @@ from .reask import repair_request, roomier_request
 from .redaction import redact_error, redact_response
 from .retry import RetryPolicy, describe_error, within
 from .scheduling import run_items
-from .tokens import estimate_tokens
+from .tokens import estimate_prompt_tokens
 
 if TYPE_CHECKING:
     from .cache import ResponseCache
@@ -318,7 +318,7 @@ class JudgeCaller:
 
     async def _send(self, request: JudgeRequest, context: CallContext) -> JudgeResponse:
         ledger, limiter = context.ledger, context.limiter
-        estimate = estimate_tokens(request.prompt_text()) if limiter is not None else 0
+        estimate = estimate_prompt_tokens(request) if limiter is not None else 0
         attempt = 0
         while True:
             if self._refused is not None:  # a wrong key fails every call: do not send more

@@ -15,7 +15,13 @@ from dataclasses import dataclass
 
 from .protocol import JudgeRequest
 
-__all__ = ["CHARS_PER_TOKEN", "ContextFit", "check_context", "estimate_tokens"]
+__all__ = [
+    "CHARS_PER_TOKEN",
+    "ContextFit",
+    "check_context",
+    "estimate_prompt_tokens",
+    "estimate_tokens",
+]
 
 CHARS_PER_TOKEN = 4.0
 
@@ -23,6 +29,13 @@ CHARS_PER_TOKEN = 4.0
 def estimate_tokens(text: str) -> int:
     """A rough token count: one token per 4 characters (real tokenizers vary +-25%)."""
     return max(1, math.ceil(len(text) / CHARS_PER_TOKEN)) if text else 0
+
+
+def estimate_prompt_tokens(request: JudgeRequest) -> int:
+    """`estimate_tokens(request.prompt_text())`, counted without joining the text."""
+    parts = [len(p) for m in request.messages for p in m.parts]
+    chars = sum(parts) + max(len(request.messages) - 1, 0)  # prompt_text joins with newlines
+    return max(1, math.ceil(chars / CHARS_PER_TOKEN)) if chars else 0
 
 
 @dataclass(frozen=True)
@@ -60,7 +73,7 @@ class ContextFit:
 
 def check_context(requests: Sequence[JudgeRequest], window: int | None, source: str) -> ContextFit:
     """Whether every request fits `window` (None: unknown window, assumed to fit)."""
-    prompt = max((estimate_tokens(r.prompt_text()) for r in requests), default=0)
+    prompt = max((estimate_prompt_tokens(r) for r in requests), default=0)
     reply = max((r.max_tokens for r in requests), default=0)
     needed = prompt + reply
     return ContextFit(

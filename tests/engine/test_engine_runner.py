@@ -240,3 +240,21 @@ async def test_duplicate_in_flight_shares_the_failure(tmp_path: Path) -> None:
     caller = JudgeCaller(judge, cache=ResponseCache(tmp_path), sleep=Sleeps())
     results = await asyncio.gather(*(caller.call(REQ) for _ in range(3)), return_exceptions=True)
     assert all(isinstance(r, AuthError) for r in results) and caller.stats.attempts == 1
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        [],
+        [("",)],
+        [("",), ("",)],
+        [("abc",)],
+        [("sys",), ("a" * 9, "b" * 7)],
+        [("x" * 13,), ("",), ("y", "z" * 40, "")],
+    ],
+)
+def test_prompt_tokens_are_counted_as_on_the_joined_text(parts: list[tuple[str, ...]]) -> None:
+    from sumjudge.tokens import estimate_prompt_tokens
+
+    request = JudgeRequest(messages=tuple(Message("user", p) for p in parts), task="t@1")
+    assert estimate_prompt_tokens(request) == estimate_tokens(request.prompt_text())
