@@ -9,6 +9,7 @@ provider call per `complete` and maps every failure onto `sumjudge.errors`.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping
@@ -152,8 +153,18 @@ class JudgeRequest:
     subject: Subject | None = field(default=None, compare=False, repr=False)
 
     def fingerprint(self) -> str:
-        """A stable hash of the request's content (not of any credentials)."""
-        payload = {
+        """A stable hash of the request's content (not of any credentials).
+
+        The SHA-256 of `fingerprint_payload` written as sorted, compact JSON. Every metric
+        of one item sends the same leading messages and parts (the source once), so the
+        hash of everything before the last part is computed once and carried on
+        (`_fingerprint`): the same digest as hashing the whole text anew.
+        """
+        return _fingerprint(self)
+
+    def fingerprint_payload(self) -> dict[str, Any]:
+        """What the fingerprint covers: messages, task, schema and sampling settings."""
+        return {
             "messages": [[m.role, list(m.parts)] for m in self.messages],
             "task": self.task,
             "schema": self.schema,
@@ -163,12 +174,74 @@ class JudgeRequest:
             "logprobs": self.logprobs,
             "top_logprobs": self.top_logprobs,
         }
-        blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def prompt_text(self) -> str:
         """All message text, for token estimates and logging."""
         return "\n".join(m.content for m in self.messages)
+
+
+# json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":")), in pieces
+_SORTED = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+def _fingerprint(request: JudgeRequest) -> str:
+    """`request.fingerprint()`: the SHA-256 of its payload's sorted compact JSON.
+
+    The JSON is written piece by piece, in the order `sort_keys` gives (logprobs,
+    max_tokens, messages, schema, schema_name, task, temperature, top_logprobs), and the
+    hash of everything up to the last message's last part is shared by the requests that
+    have those bytes in common (`_head`). A request without a last part is hashed whole.
+    """
+    messages = request.messages
+    if not messages or not messages[-1].parts:
+        return _whole(request)
+    last = messages[-1]
+    try:
+        head = _head(
+            request.logprobs, request.max_tokens, messages[:-1], last.role, last.parts[:-1]
+        )
+    except TypeError:  # parts given as lists, not tuples: nothing hashable to share
+        return _whole(request)
+    digest = head.copy()
+    tail = (
+        f"{_SORTED.encode(last.parts[-1])}]]],"
+        f'"schema":{_SORTED.encode(request.schema)},'
+        f'"schema_name":{_SORTED.encode(request.schema_name)},'
+        f'"task":{_SORTED.encode(request.task)},'
+        f'"temperature":{_SORTED.encode(request.temperature)},'
+        f'"top_logprobs":{_SORTED.encode(request.top_logprobs)}}}'
+    )
+    digest.update(tail.encode("utf-8"))
+    hexdigest: str = digest.hexdigest()
+    return hexdigest
+
+
+def _whole(request: JudgeRequest) -> str:
+    blob = _SORTED.encode(request.fingerprint_payload())
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+@functools.lru_cache(maxsize=16)  # an item's requests share it; a few items are in flight
+def _head(
+    logprobs: bool,
+    max_tokens: int,
+    messages: tuple[Message, ...],
+    role: str,
+    parts: tuple[str, ...],
+) -> Any:
+    """The hash state after the JSON up to the last message's last part (not copied)."""
+    text = [
+        f'{{"logprobs":{_SORTED.encode(logprobs)},"max_tokens":{_SORTED.encode(max_tokens)},'
+        '"messages":['
+    ]
+    for m in messages:
+        text.append(f"[{_SORTED.encode(m.role)},[{','.join(map(_SORTED.encode, m.parts))}]],")
+    text.append(f"[{_SORTED.encode(role)},[")
+    text.extend(f"{_SORTED.encode(p)}," for p in parts)
+    digest = hashlib.sha256()
+    for piece in text:
+        digest.update(piece.encode("utf-8"))
+    return digest
 
 
 @dataclass(frozen=True)

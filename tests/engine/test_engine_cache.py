@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
+import random
 import sqlite3
 import threading
 from pathlib import Path
@@ -143,3 +145,46 @@ def test_concurrent_writers_processes_and_threads(tmp_path: Path) -> None:
     for w in range(4):
         assert cache.get(cache.key("j", request(f"w{w}-149"))) == RESPONSE
     cache.close()
+
+
+def _reference_fingerprint(request: JudgeRequest) -> str:
+    """The fingerprint as first defined: the whole payload's JSON hashed at once."""
+    blob = json.dumps(
+        request.fingerprint_payload(), sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    )
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def test_fingerprint_in_pieces_is_the_whole_payloads_hash() -> None:
+    """Hashing with a shared head gives the digest of the whole JSON, for any request."""
+    rng = random.Random(5)
+    alphabet = ["a", "é", "✓", '"', "\\", "\n", "\t", "\x01", "\u2028", "</source>", "𝔘", " "]
+
+    def text() -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 12)))
+
+    shared = [text() for _ in range(3)]
+    for _ in range(500):
+        messages = tuple(
+            Message(
+                rng.choice(["system", "user", "assistant"]),
+                tuple(rng.choice([*shared, text()]) for _ in range(rng.randint(0, 3))),
+            )
+            for _ in range(rng.randint(0, 3))
+        )
+        request = JudgeRequest(
+            messages=messages,
+            task=rng.choice(["coherence@1", "fluency@2#sample1", text()]),
+            schema=rng.choice([None, {"b": [1, 2.5], "a": {"z": None, "y": True}}]),
+            schema_name=rng.choice(["verdict", text()]),
+            temperature=rng.choice([0.0, 0.7, 1, float("nan")]),
+            max_tokens=rng.choice([1024, 7]),
+            logprobs=rng.random() < 0.5,
+            top_logprobs=rng.choice([5, 20]),
+        )
+        assert request.fingerprint() == _reference_fingerprint(request)
+    listed = JudgeRequest(messages=(Message("user", ["a", "b"]),), task="t")  # type: ignore[arg-type]
+    assert listed.fingerprint() == _reference_fingerprint(listed)
+    lone = JudgeRequest(messages=(Message("user", ("ok", "\ud800")),), task="t")
+    with pytest.raises(UnicodeEncodeError):
+        lone.fingerprint()
