@@ -37,6 +37,11 @@ class FirstContact:
         self._probe: asyncio.Event | None = None
         self._settled = False
 
+    @property
+    def settled(self) -> bool:
+        """Whether every request may go at once (`admit` would return False straight away)."""
+        return self._settled
+
     async def admit(self) -> bool:
         """Wait while a lone first request is on its way; True: be that request."""
         while not self._settled:

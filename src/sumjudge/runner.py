@@ -309,7 +309,8 @@ class JudgeCaller:
             del self._inflight[key]
 
     async def _attempts(self, request: JudgeRequest, context: CallContext) -> JudgeResponse:
-        probe = await self._contact.admit()
+        # once settled, no wait: the common case costs no coroutine
+        probe = False if self._contact.settled else await self._contact.admit()
         try:
             return await self._send(request, context)
         finally:

@@ -64,8 +64,9 @@ class ItemRun:
         results: dict[str, Any] = {}
 
         async def one(plan: MetricPlan[Any]) -> Mapping[str, Any]:
-            if len(plan.calls) == 1:  # the common case: no task per call
-                return plan.finish([await self.ask(plan.calls[0])])
+            if len(plan.calls) == 1:  # the common case: no task per call, no extra coroutine
+                call = plan.calls[0]
+                return plan.finish([await self.caller.ask(call.request, call.read, self.context)])
             judged = await asyncio.gather(*(self.ask(c) for c in plan.calls))
             return plan.finish(judged)
 
