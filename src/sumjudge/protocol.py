@@ -264,7 +264,12 @@ class Usage:
 
     def __sub__(self, other: Usage) -> Usage:
         """The counts since `other` (an earlier reading of the same counter)."""
-        return Usage(*(getattr(self, n) - getattr(other, n) for n in _USAGE_FIELDS))
+        return Usage(
+            self.prompt_tokens - other.prompt_tokens,
+            self.completion_tokens - other.completion_tokens,
+            self.cached_prompt_tokens - other.cached_prompt_tokens,
+            self.cache_write_tokens - other.cache_write_tokens,
+        )
 
     def to_dict(self) -> dict[str, int]:
         """The counts by field name (results and the cache store this)."""

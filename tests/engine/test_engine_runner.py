@@ -258,3 +258,17 @@ def test_prompt_tokens_are_counted_as_on_the_joined_text(parts: list[tuple[str, 
 
     request = JudgeRequest(messages=tuple(Message("user", p) for p in parts), task="t@1")
     assert estimate_prompt_tokens(request) == estimate_tokens(request.prompt_text())
+
+
+def test_call_stats_since_covers_every_counter() -> None:
+    """`since` is spelled out field by field: a counter it forgot would read 0 here."""
+    from dataclasses import fields
+
+    from sumjudge.accounting import CallStats
+
+    values: dict[str, Any] = {}
+    for i, f in enumerate(fields(CallStats), 2):
+        values[f.name] = Usage(i, i + 1, i + 2, i + 3) if f.name == "usage" else i
+    stats = CallStats(**values)
+    assert stats.since(CallStats()) == stats
+    assert stats.since(stats) == CallStats(usage=Usage())
