@@ -203,14 +203,17 @@ def _fingerprint(request: JudgeRequest) -> str:
     except TypeError:  # parts given as lists, not tuples: nothing hashable to share
         return _whole(request)
     digest = head.copy()
-    tail = (
-        f"{_SORTED.encode(last.parts[-1])}]]],"
-        f'"schema":{_SORTED.encode(request.schema)},'
-        f'"schema_name":{_SORTED.encode(request.schema_name)},'
-        f'"task":{_SORTED.encode(request.task)},'
-        f'"temperature":{_SORTED.encode(request.temperature)},'
-        f'"top_logprobs":{_SORTED.encode(request.top_logprobs)}}}'
+    # the keys after "messages", in sorted order: one small object, its brace dropped
+    rest = _SORTED.encode(
+        {
+            "schema": request.schema,
+            "schema_name": request.schema_name,
+            "task": request.task,
+            "temperature": request.temperature,
+            "top_logprobs": request.top_logprobs,
+        }
     )
+    tail = f"{_SORTED.encode(last.parts[-1])}]]],{rest[1:]}"
     digest.update(tail.encode("utf-8"))
     hexdigest: str = digest.hexdigest()
     return hexdigest
@@ -230,10 +233,8 @@ def _head(
     parts: tuple[str, ...],
 ) -> Any:
     """The hash state after the JSON up to the last message's last part (not copied)."""
-    text = [
-        f'{{"logprobs":{_SORTED.encode(logprobs)},"max_tokens":{_SORTED.encode(max_tokens)},'
-        '"messages":['
-    ]
+    first = _SORTED.encode({"logprobs": logprobs, "max_tokens": max_tokens})
+    text = [first[:-1] + ',"messages":[']
     for m in messages:
         text.append(f"[{_SORTED.encode(m.role)},[{','.join(map(_SORTED.encode, m.parts))}]],")
     text.append(f"[{_SORTED.encode(role)},[")
