@@ -1,6 +1,6 @@
 """Applying a calibration profile to a summarization evaluator's judge, metrics and rules.
 
-The profile (`sumjudge.align.CalibrationProfile`) names one judge. For the offline judge
+The profile (`sumjudge.types.profile.CalibrationProfile`) names one judge. For the offline judge
 it carries refitted models, so the judge itself is rebuilt with them; for an LLM judge it
 carries few-shot examples and cut points, which reach the metrics through `JudgeOptions`;
 for any judge it may carry a rule book.
