@@ -53,8 +53,11 @@ from .rules import DEFAULT_RULE_BOOK, Rating, RuleBook, Threshold
 from .runner import RetryPolicy, RunSummary
 from .types import MetricResult, SummaryData
 from .types.pairwise import PairData, PairMetricResult, PairResult
+from .types.profile import CalibrationProfile, load_profile
 
 if TYPE_CHECKING:
+    from .align import Label, LabelLog, read_labels
+    from .align.calibrate import calibrate
     from .compare import Comparison, compare_results
     from .meta import JudgeCard, format_table
     from .meta.run import meta_eval
@@ -69,6 +72,7 @@ __all__ = [
     "AuthError",
     "AutoEvaluator",
     "BatchRecord",
+    "CalibrationProfile",
     "Capabilities",
     "Comparison",
     "ConfigError",
@@ -79,6 +83,8 @@ __all__ = [
     "JudgeCard",
     "JudgeRequest",
     "JudgeResponse",
+    "Label",
+    "LabelLog",
     "Message",
     "MetricResult",
     "MissingCredentialsError",
@@ -116,14 +122,17 @@ __all__ = [
     "assert_summary",
     "autoeval_ray",
     "autoeval_spark",
+    "calibrate",
     "compare_results",
     "evaluate_ray",
     "evaluate_spark",
     "format_table",
     "get_judge",
     "load_contact_center_dataset",
+    "load_profile",
     "load_simple_summarization_dataset",
     "meta_eval",
+    "read_labels",
     "read_summary_rows",
     "register_provider",
     "summarize_pairs",
@@ -134,6 +143,10 @@ __all__ = [
 # they are imported when one of their names is first used, so `import sumjudge` stays
 # light (PEP 562).
 _LAZY: dict[str, str] = {
+    "Label": "sumjudge.align",
+    "LabelLog": "sumjudge.align",
+    "read_labels": "sumjudge.align",
+    "calibrate": "sumjudge.align.calibrate",
     "Comparison": "sumjudge.compare",
     "compare_results": "sumjudge.compare",
     "JudgeCard": "sumjudge.meta",
