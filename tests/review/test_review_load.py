@@ -5,8 +5,10 @@ from pathlib import Path
 import pytest
 from review_data import result, write_jsonl  # type: ignore[import-not-found]
 
+from sumjudge.errors import DataError
 from sumjudge.offline.calibration import load_params
 from sumjudge.review import load_items
+from sumjudge.types.profile import CalibrationProfile, MetricProfile
 
 
 def cuts(metric: str, table: str = "models") -> tuple[float, float]:
@@ -52,3 +54,37 @@ def test_invalid_rows_are_left_out_and_ids_default_to_the_index(tmp_path: Path) 
     del rows[2]["id"]
     items = load_items(write_jsonl(tmp_path / "r.jsonl", rows))
     assert [i.key for i in items] == ["call-0", "#2"]
+
+
+def _refitted(lo: float, hi: float) -> CalibrationProfile:
+    model = {"cuts": [lo, hi], "weights": {}}
+    metric = MetricProfile(label_kind="likert", n_labels=50, variant="raw", offline_model=model)
+    return CalibrationProfile(judge="local-lexical", metrics={"coherence": metric}).sealed()
+
+
+def test_a_calibrated_offline_record_is_ordered_by_its_profiles_cut_points(
+    tmp_path: Path,
+) -> None:
+    profile = _refitted(0.30, 0.70)
+    record = result(0)
+    record["meta"]["calibration"] = profile.id
+    record["summary"]["coherence"].update(score=2, raw=0.31)
+    path = write_jsonl(tmp_path / "r.jsonl", [record])
+    # Without the profile the shipped cut points would rank it wrongly: no distance at all.
+    (bare,) = load_items(path)
+    assert bare.calibrated and bare.signals.raw_margins == {}
+    (item,) = load_items(path, profile=profile)
+    assert item.signals.raw_margins["coherence"] == pytest.approx(0.01, abs=1e-9)
+    # Metrics the profile did not refit keep the shipped cut points.
+    lo, hi = cuts("fluency")
+    assert item.signals.raw_margins["fluency"] == pytest.approx(
+        min(abs(record["summary"]["fluency"]["raw"] - c) for c in (lo, hi))
+    )
+
+
+def test_a_profile_other_than_the_results_one_is_refused(tmp_path: Path) -> None:
+    record = result(0)
+    record["meta"]["calibration"] = "cal-000000000000"
+    path = write_jsonl(tmp_path / "r.jsonl", [record])
+    with pytest.raises(DataError, match=r"line 1: judged with calibration 'cal-000000000000'"):
+        load_items(path, profile=_refitted(0.3, 0.7))

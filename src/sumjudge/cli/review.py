@@ -73,6 +73,11 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--seed", type=int, default=None, help="seed of --order random")
     p.add_argument(
+        "--calibration",
+        help="the calibration profile the results were judged with (its cut points order "
+        "--order uncertain for a calibrated offline judge)",
+    )
+    p.add_argument(
         "--port", type=_port, default=0, help="port on 127.0.0.1 (default: 0, a free one)"
     )
     p.add_argument("--open", action="store_true", help="open the page in your browser")
@@ -88,7 +93,11 @@ def labels_path(args: argparse.Namespace) -> Path:
 
 def review_paths(args: argparse.Namespace) -> CommandPaths:
     """The files of a `review` command line: RESULTS and --inputs in; the label log out."""
-    inputs = [("RESULTS", args.results), ("--inputs", args.inputs)]
+    inputs = [
+        ("RESULTS", args.results),
+        ("--inputs", args.inputs),
+        ("--calibration", args.calibration),
+    ]
     return CommandPaths(inputs=inputs, outputs=[("--labels", labels_path(args))])
 
 
@@ -98,9 +107,16 @@ def run(args: argparse.Namespace) -> int:
     from ..review.load import load_items, load_labels
     from ..review.server import serve
     from ..review.session import ReviewSession
+    from ..types.profile import load_profile
 
     path = labels_path(args)
-    items = load_items(args.results, args.inputs)
+    profile = load_profile(args.calibration) if args.calibration else None
+    items = load_items(args.results, args.inputs, profile)
+    if profile is None and any(item.calibrated for item in items):
+        eprint(
+            "sumjudge: note: these results were judged with a calibration profile; give it "
+            "with --calibration so that --order uncertain uses its cut points"
+        )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         existing = load_labels(path)

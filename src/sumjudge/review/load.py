@@ -21,6 +21,7 @@ from ..errors import DataError
 from ..meta.jsonl import json_lines
 from ..report.model import build_items
 from ..report.views import ItemView
+from ..types.profile import CalibrationProfile
 from .order import Signals, raw_margin
 
 __all__ = ["ReviewItem", "default_labels_path", "item_key", "load_items", "load_labels"]
@@ -38,6 +39,7 @@ class ReviewItem:
         signals: The judge's signals for ordering.
         judge: The judge's name, scores and rating (stored with each label).
         source_id: The source document, when the record or its input row gives it.
+        calibrated: The record was judged with a calibration profile.
     """
 
     key: str
@@ -45,6 +47,7 @@ class ReviewItem:
     signals: Signals
     judge: dict[str, Any] = field(default_factory=dict)
     source_id: str | None = None
+    calibrated: bool = False
 
 
 def item_key(view: ItemView) -> str:
@@ -74,11 +77,17 @@ def _objects(path: str | PathLike[str], what: str) -> list[tuple[int, dict[str, 
 
 
 def load_items(
-    results: str | PathLike[str], inputs: str | PathLike[str] | None = None
+    results: str | PathLike[str],
+    inputs: str | PathLike[str] | None = None,
+    profile: CalibrationProfile | None = None,
 ) -> list[ReviewItem]:
     """The judged items of a results JSONL, joined with the input rows when given.
 
-    Records without any metric (invalid input rows) are left out.
+    Records without any metric (invalid input rows) are left out. `profile` is the
+    calibration profile the results were judged with, if any: a calibrated offline judge
+    scores with the profile's cut points, so the `uncertain` order measures distances to
+    those; without it, a calibrated record has no cut-point distance (the shipped cut
+    points would rank it wrongly) and the order falls back on its other signals.
 
     Raises:
         DataError: See the module docstring.
@@ -103,7 +112,8 @@ def load_items(
                 line=lineno,
             )
         seen[key] = lineno
-        items.append(_review_item(key, len(items), view, record, rows))
+        _check_profile(results, lineno, record, profile)
+        items.append(_review_item(key, len(items), view, record, rows, profile))
     if not items:
         raise DataError(
             f"{results}: no judged record (no line has metric scores); {expect}, "
@@ -129,12 +139,34 @@ def _check_inputs_match(
         raise DataError(f"{inputs}: no rows (give the input file the results were judged from)")
 
 
+def _check_profile(
+    results: str | PathLike[str],
+    lineno: int,
+    record: Mapping[str, Any],
+    profile: CalibrationProfile | None,
+) -> None:
+    used = _calibration_of(record)
+    if profile is not None and used is not None and used != profile.id:
+        raise DataError(
+            f"{results}: line {lineno}: judged with calibration {used!r}, not with the "
+            f"given profile {profile.id!r} (give the profile these results were judged with)",
+            line=lineno,
+        )
+
+
+def _calibration_of(record: Mapping[str, Any]) -> str | None:
+    meta = record.get("meta")
+    used = meta.get("calibration") if isinstance(meta, Mapping) else None
+    return None if used is None else str(used)
+
+
 def _review_item(
     key: str,
     position: int,
     view: ItemView,
     record: Mapping[str, Any],
     rows: Sequence[Mapping[str, Any]] | None,
+    profile: CalibrationProfile | None = None,
 ) -> ReviewItem:
     scores = {m.name: m.value for m in view.metrics.values() if m.value is not None}
     judge_name = str(view.meta.get("judge") or "")
@@ -153,12 +185,19 @@ def _review_item(
             if (s := [v for _, v in m.panel if v is not None])
         },
         spreads={m.name: m.spread for m in view.metrics.values() if m.spread is not None},
-        raw_margins=_raw_margins(record, judge_name, scores),
+        raw_margins=_raw_margins(record, judge_name, scores, profile),
         uncertain=view.uncertain,
         evidence=sum(len(m.evidence) for m in view.metrics.values()),
     )
     judge = {"name": judge_name, "scores": scores, "rating": view.rating}
-    return ReviewItem(key, view, signals, judge, _source_id(record, view, rows))
+    return ReviewItem(
+        key,
+        view,
+        signals,
+        judge,
+        _source_id(record, view, rows),
+        calibrated=_calibration_of(record) is not None,
+    )
 
 
 def _source_id(
@@ -176,18 +215,27 @@ def _source_id(
 
 
 def _raw_margins(
-    record: Mapping[str, Any], judge: str, scores: Mapping[str, float]
+    record: Mapping[str, Any],
+    judge: str,
+    scores: Mapping[str, float],
+    profile: CalibrationProfile | None = None,
 ) -> dict[str, float]:
     """Per metric, the offline `raw` score's distance to its model's nearest cut point."""
     body = record.get("summary")
     if not isinstance(body, Mapping) or judge not in _OFFLINE_MODES:
         return {}
+    calibrated = _calibration_of(record) is not None
+    if calibrated and profile is None:
+        return {}  # its cut points are in a profile we were not given
     out: dict[str, float] = {}
     for metric, value in body.items():
         raw = value.get("raw") if isinstance(value, Mapping) else None
         if isinstance(raw, bool) or not isinstance(raw, (int, float)):
             continue
-        candidates = _offline_cuts(_OFFLINE_MODES[judge], str(metric))
+        refitted = _profile_cuts(profile, str(metric)) if calibrated else None
+        candidates = (
+            refitted if refitted is not None else _offline_cuts(_OFFLINE_MODES[judge], str(metric))
+        )
         # Consistency has a second model for dialogue sources; the record does not say
         # which one scored it, but only the right one's cut points give back its score.
         fitting = [c for c in candidates if _bin(float(raw), c) == scores.get(str(metric))]
@@ -201,20 +249,38 @@ def _bin(raw: float, cuts: tuple[float, float]) -> int:
     return 1 if raw < cuts[0] else 2 if raw < cuts[1] else 3
 
 
-@lru_cache(maxsize=16)
-def _offline_cuts(mode: str, metric: str) -> list[tuple[float, float]]:
-    from ..offline.calibration import load_params
+def _profile_cuts(
+    profile: CalibrationProfile | None, metric: str
+) -> list[tuple[float, float]] | None:
+    """The cut points of a profile's refitted offline models of `metric`.
 
-    params = load_params()
-    models = [
-        params.get("models", {}).get(mode, {}).get(metric),
-        params.get(f"dialogue_{metric}", {}).get(mode),
-    ]
+    None when the profile did not refit `metric`: the shipped cut points apply.
+    """
+    entry = profile.metrics.get(metric) if profile is not None else None
+    if entry is None or not (entry.offline_model or entry.offline_dialogue_model):
+        return None
+    return _cuts_of([entry.offline_model, entry.offline_dialogue_model])
+
+
+def _cuts_of(models: Sequence[Any]) -> list[tuple[float, float]]:
     return [
         (float(m["cuts"][0]), float(m["cuts"][1]))
         for m in models
         if isinstance(m, Mapping) and len(m.get("cuts", ())) == 2
     ]
+
+
+@lru_cache(maxsize=16)
+def _offline_cuts(mode: str, metric: str) -> list[tuple[float, float]]:
+    from ..offline.calibration import load_params
+
+    params = load_params()
+    return _cuts_of(
+        [
+            params.get("models", {}).get(mode, {}).get(metric),
+            params.get(f"dialogue_{metric}", {}).get(mode),
+        ]
+    )
 
 
 def load_labels(path: str | PathLike[str]) -> list[Label]:
