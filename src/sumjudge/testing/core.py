@@ -176,14 +176,26 @@ class ServerCore(ServerOptions):
             return self._error(path, Reply.error(400, "Request body must be JSON"), error_payload)
         body, extra = convert(raw)
         reply = await self._settle(self._pop_scripted(), body)
+        failed = self._failure(request, reply, error_payload)
+        return failed if failed is not None else render(body, reply, extra)
+
+    def _failure(
+        self, request: web.Request, reply: Reply, error_payload: Callable[[Reply], dict[str, Any]]
+    ) -> web.Response | None:
+        """The answer to a reply that is a failure (reset, error, broken), counted; else None.
+
+        Every protocol fails the same way; only the error body (`error_payload`) differs.
+        """
+        path = request.path
         if reply.kind == "reset":
+            self._count(path, errors=1)
             return self._abort(request)
         if reply.kind == "error":
             return self._error(path, reply, error_payload)
         if reply.kind == "broken":
             self._count(path, errors=1)
             return web.Response(status=200, text=BROKEN_BODY, content_type="application/json")
-        return render(body, reply, extra)
+        return None
 
     def _error(
         self, path: str, reply: Reply, payload: Callable[[Reply], dict[str, Any]]

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .batch_routes import JobRoutes, fail
 from .batches import BatchJob, iso_utc
 from .replies import Reply
 from .route_anthropic import _error_payload, _response, to_chat
@@ -33,13 +34,16 @@ def add_routes(app: web.Application, srv: ServerCore) -> None:
     """Serve the Message Batches endpoints from `srv.batches`."""
     app.router.add_post(_BASE, partial(_create, srv))
     app.router.add_get(_BASE, partial(_list, srv))
-    app.router.add_get(_BASE + "/{batch_id}", partial(_retrieve, srv))
-    app.router.add_post(_BASE + "/{batch_id}/cancel", partial(_cancel, srv))
-    app.router.add_get(_BASE + "/{batch_id}/results", partial(_results, srv))
+    jobs = JobRoutes(srv, "anthropic", missing=lambda i: _fail(404, f"no message batch {i}"))
+    app.router.add_get(_BASE + "/{batch_id}", jobs.handler(_BASE + "/{id}", _show))
+    app.router.add_post(_BASE + "/{batch_id}/cancel", jobs.cancel(_BASE + "/{id}/cancel", _show))
+    ended = JobRoutes(srv, "anthropic", missing=lambda _: _not_ended())
+    app.router.add_get(
+        _BASE + "/{batch_id}/results", ended.handler(_BASE + "/{id}/results", _results)
+    )
 
 
-def _fail(status: int, message: str) -> web.Response:
-    return web.json_response(_error_payload(Reply.error(status, message)), status=status)
+_fail = partial(fail, _error_payload)
 
 
 def _render(srv: ServerCore, marked: dict[int, str], body: dict[str, Any], reply: Reply) -> Any:
@@ -100,32 +104,18 @@ def _result_type(kind: str) -> str:
     return {"ok": "succeeded", "error": "errored", "cancelled": "canceled"}.get(kind, kind)
 
 
-def _job(srv: ServerCore, request: web.Request) -> BatchJob | None:
-    return srv.batches.find(request.match_info["batch_id"], "anthropic")
-
-
-async def _retrieve(srv: ServerCore, request: web.Request) -> web.Response:
-    srv._count(_BASE + "/{id}", requests=1)
-    job = _job(srv, request)
-    if job is None:
-        return _fail(404, f"no message batch {request.match_info['batch_id']}")
+def _show(job: BatchJob, request: web.Request) -> web.Response:
     return web.json_response(_batch_object(job, request))
 
 
-async def _cancel(srv: ServerCore, request: web.Request) -> web.Response:
-    srv._count(_BASE + "/{id}/cancel", requests=1)
-    job = _job(srv, request)
-    if job is None:
-        return _fail(404, f"no message batch {request.match_info['batch_id']}")
-    srv.batches.cancel(job)
-    return web.json_response(_batch_object(job, request))
+def _not_ended() -> web.Response:
+    # Anthropic answers an unknown and a running batch's results alike: nothing to read yet.
+    return _fail(404, "the batch has not ended: no results yet")
 
 
-async def _results(srv: ServerCore, request: web.Request) -> web.Response:
-    srv._count(_BASE + "/{id}/results", requests=1)
-    job = _job(srv, request)
-    if job is None or job.ended is None:
-        return _fail(404, "the batch has not ended: no results yet")
+def _results(job: BatchJob, _request: web.Request) -> web.Response:
+    if job.ended is None:
+        return _not_ended()
     lines = []
     for custom_id, _ in job.requests:
         kind, _, payload = job.results[custom_id]

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .batch_routes import JobRoutes, fail
 from .batches import BatchJob, iso_utc
 from .replies import Reply
 from .route_gemini import _error_payload, _response, to_chat
@@ -43,13 +44,18 @@ def add_routes(app: web.Application, srv: ServerCore) -> None:
     """Serve the batch-mode endpoints from `srv.batches`."""
     app.router.add_post("/{version}/models/{model}:batchGenerateContent", partial(_create, srv))
     app.router.add_get("/{version}/batches", partial(_list, srv))
-    app.router.add_get("/{version}/batches/{batch_id}", partial(_get, srv))
-    app.router.add_post("/{version}/batches/{batch_id}:cancel", partial(_cancel, srv))
+    jobs = JobRoutes(
+        srv, "gemini", missing=lambda i: _fail(404, f"batch {i} not found"), id_prefix="batches/"
+    )
+    app.router.add_get("/{version}/batches/{batch_id}", jobs.handler("/batches/{id}", _show))
+    app.router.add_post(
+        "/{version}/batches/{batch_id}:cancel",
+        jobs.cancel("/batches/{id}:cancel", lambda _job, _request: web.json_response({})),
+    )
     add_file_routes(app, srv)
 
 
-def _fail(status: int, message: str) -> web.Response:
-    return web.json_response(_error_payload(Reply.error(status, message)), status=status)
+_fail = partial(fail, _error_payload)
 
 
 def _render(srv: ServerCore, model: str, body: dict[str, Any], reply: Reply) -> Any:
@@ -142,25 +148,8 @@ def _job_object(job: BatchJob) -> dict[str, Any]:
     return {"name": job.id, "metadata": meta, "done": job.ended is not None}
 
 
-def _job(srv: ServerCore, request: web.Request) -> BatchJob | None:
-    return srv.batches.find(f"batches/{request.match_info['batch_id']}", "gemini")
-
-
-async def _get(srv: ServerCore, request: web.Request) -> web.Response:
-    srv._count("/batches/{id}", requests=1)
-    job = _job(srv, request)
-    if job is None:
-        return _fail(404, f"batch {request.match_info['batch_id']} not found")
+def _show(job: BatchJob, _: web.Request) -> web.Response:
     return web.json_response(_job_object(job))
-
-
-async def _cancel(srv: ServerCore, request: web.Request) -> web.Response:
-    srv._count("/batches/{id}:cancel", requests=1)
-    job = _job(srv, request)
-    if job is None:
-        return _fail(404, f"batch {request.match_info['batch_id']} not found")
-    srv.batches.cancel(job)
-    return web.json_response({})
 
 
 async def _list(srv: ServerCore, request: web.Request) -> web.Response:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .replies import Reply
+from .batch_routes import fail
 from .route_gemini import _error_payload
 
 if TYPE_CHECKING:
@@ -48,8 +48,7 @@ def file_object(file_id: str, size: int, mime_type: str, display_name: str) -> d
     }
 
 
-def _fail(status: int, message: str) -> web.Response:
-    return web.json_response(_error_payload(Reply.error(status, message)), status=status)
+_fail = partial(fail, _error_payload)
 
 
 async def _upload(srv: ServerCore, request: web.Request) -> web.Response:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from .replies import BROKEN_BODY, Reply, apply_fault, error_payload, tokenize
+from .replies import Reply, apply_fault, error_payload, tokenize
 
 if TYPE_CHECKING:
     from .core import ServerCore
@@ -69,15 +69,8 @@ async def _handle_chat(srv: ServerCore, request: web.Request) -> web.StreamRespo
             timeout_sleep=srv.timeout_sleep,
         )
     reply = await srv._settle(reply, body)
-    if reply.kind == "reset":
-        srv._count(path, errors=1)
-        return srv._abort(request)
-    if reply.kind == "error":
-        return srv._error(path, reply, error_payload)
-    if reply.kind == "broken":
-        srv._count(path, errors=1)
-        return web.Response(status=200, text=BROKEN_BODY, content_type="application/json")
-    return _completion(srv, path, body, reply)
+    failed = srv._failure(request, reply, error_payload)
+    return failed if failed is not None else _completion(srv, path, body, reply)
 
 
 def _completion(srv: ServerCore, path: str, body: Mapping[str, Any], reply: Reply) -> web.Response:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .batch_routes import JobRoutes, fail
 from .batches import BatchJob
 from .replies import Reply
 from .route_openai import error_payload
@@ -35,12 +36,14 @@ def add_routes(app: web.Application, srv: ServerCore) -> None:
     app.router.add_get("/v1/files/{file_id}/content", partial(_content, srv))
     app.router.add_post("/v1/batches", partial(_create, srv))
     app.router.add_get("/v1/batches", partial(_list, srv))
-    app.router.add_get("/v1/batches/{batch_id}", partial(_retrieve, srv))
-    app.router.add_post("/v1/batches/{batch_id}/cancel", partial(_cancel, srv))
+    jobs = JobRoutes(srv, "openai", missing=lambda i: _fail(404, f"No batch found with id '{i}'"))
+    app.router.add_get("/v1/batches/{batch_id}", jobs.handler("/v1/batches/{id}", _show))
+    app.router.add_post(
+        "/v1/batches/{batch_id}/cancel", jobs.cancel("/v1/batches/{id}/cancel", _show)
+    )
 
 
-def _fail(status: int, message: str) -> web.Response:
-    return web.json_response(error_payload(Reply.error(status, message)), status=status)
+_fail = partial(fail, error_payload)
 
 
 def _file_object(file_id: str, purpose: str, filename: str, data: bytes) -> dict[str, Any]:
@@ -208,24 +211,7 @@ def _batch_object(job: BatchJob) -> dict[str, Any]:
     }
 
 
-def _job(srv: ServerCore, request: web.Request) -> BatchJob | None:
-    return srv.batches.find(request.match_info["batch_id"], "openai")
-
-
-async def _retrieve(srv: ServerCore, request: web.Request) -> web.Response:
-    srv._count("/v1/batches/{id}", requests=1)
-    job = _job(srv, request)
-    if job is None:
-        return _fail(404, f"No batch found with id '{request.match_info['batch_id']}'")
-    return web.json_response(_batch_object(job))
-
-
-async def _cancel(srv: ServerCore, request: web.Request) -> web.Response:
-    srv._count("/v1/batches/{id}/cancel", requests=1)
-    job = _job(srv, request)
-    if job is None:
-        return _fail(404, f"No batch found with id '{request.match_info['batch_id']}'")
-    srv.batches.cancel(job)
+def _show(job: BatchJob, _: web.Request) -> web.Response:
     return web.json_response(_batch_object(job))
 
 
