@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Collection, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
-from ..errors import ProviderError, TransientProviderError
-from ..judges._http import status_error
 from ..judges.anthropic import AnthropicJudge
 from ..protocol import JudgeRequest
+from .backend_steps import read_reply, rejected, sdk_errors
 from .provider import BatchStatus, Outcome
 
 __all__ = ["AnthropicBatches"]
@@ -66,6 +66,9 @@ class AnthropicBatches:
         self._client = judge._client
         self._anthropic = judge._anthropic
 
+    def _sdk_errors(self) -> AbstractContextManager[None]:
+        return sdk_errors(self.judge._map_error, self._anthropic.APIError)
+
     def _entry(self, custom_id: str, request: JudgeRequest) -> dict[str, Any]:
         return {"custom_id": custom_id, "params": self.judge._kwargs(request)}
 
@@ -75,12 +78,10 @@ class AnthropicBatches:
 
     async def submit(self, entries: list[tuple[str, JudgeRequest]], tag: Mapping[str, str]) -> str:
         """`messages.batches.create` with every request; the batch id."""
-        try:
+        with self._sdk_errors():
             batch = await self._client.messages.batches.create(
                 requests=[self._entry(cid, r) for cid, r in entries]
             )
-        except self._anthropic.APIError as exc:
-            raise self.judge._map_error(exc) from exc
         return str(batch.id)
 
     async def find(
@@ -99,7 +100,7 @@ class AnthropicBatches:
         if count <= 0:
             return None
         found: str | None = None
-        try:
+        with self._sdk_errors():
             async for batch in self._client.messages.batches.list(limit=100):
                 if batch.created_at.timestamp() < since - CLOCK_SKEW:
                     break
@@ -107,58 +108,38 @@ class AnthropicBatches:
                 total = c.processing + c.succeeded + c.errored + c.canceled + c.expired
                 if total == count and batch.id not in taken:
                     found = str(batch.id)  # keep going: the oldest match is ours
-        except self._anthropic.APIError as exc:
-            raise self.judge._map_error(exc) from exc
         return found
 
     async def status(self, batch_id: str) -> BatchStatus:
         """`messages.batches.retrieve`: processing status and request counts."""
-        try:
+        with self._sdk_errors():
             batch = await self._client.messages.batches.retrieve(batch_id)
-        except self._anthropic.APIError as exc:
-            raise self.judge._map_error(exc) from exc
         return _status(batch)
 
     async def cancel(self, batch_id: str) -> BatchStatus:
         """`messages.batches.cancel` (the batch goes through "canceling" to "ended")."""
-        try:
+        with self._sdk_errors():
             batch = await self._client.messages.batches.cancel(batch_id)
-        except self._anthropic.APIError as exc:
-            raise self.judge._map_error(exc) from exc
         return _status(batch)
 
     async def results(
         self, batch_id: str, requests: Mapping[str, JudgeRequest]
     ) -> AsyncIterator[tuple[str, Outcome]]:
         """`messages.batches.results` (the SDK streams the JSONL): each request's outcome."""
-        try:
+        with self._sdk_errors():
             async for item in await self._client.messages.batches.results(batch_id):
                 request = requests.get(item.custom_id)
                 if request is not None:
                     yield item.custom_id, self._outcome(item.result, request)
-        except self._anthropic.APIError as exc:
-            raise self.judge._map_error(exc) from exc
 
     def _outcome(self, result: Any, request: JudgeRequest) -> Outcome:
         if result.type == "succeeded":
-            try:
-                return Outcome(response=self.judge._to_response(result.message, request, 0.0))
-            except ProviderError as exc:
-                return Outcome(error=exc)
-            except (AttributeError, TypeError, ValueError) as exc:
-                error = TransientProviderError(f"the batch returned an unreadable reply: {exc}")
-                return Outcome(error=error)
+            return read_reply(lambda: self.judge._to_response(result.message, request, 0.0))
         if result.type == "errored":
             inner = getattr(result.error, "error", None)
             kind = str(getattr(inner, "type", "api_error"))
             message = str(getattr(inner, "message", "") or kind)[:300]
-            rejected = status_error(
-                _ERROR_STATUS.get(kind, 500),
-                message,
-                retry_after=None,
-                refused="Anthropic refused the credentials (HTTP {status}): {detail}",
-            )
-            return Outcome(error=rejected)
+            return Outcome(error=rejected(_ERROR_STATUS.get(kind, 500), message, "Anthropic"))
         return Outcome()  # canceled or expired before it ran: sent again
 
 

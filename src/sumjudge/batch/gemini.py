@@ -23,12 +23,12 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
-from ..errors import ProviderError, TransientProviderError
-from ..judges._http import status_error
 from ..judges.google import GoogleJudge
 from ..protocol import JudgeRequest
+from .backend_steps import read_reply, rejected, sdk_errors, unreadable
 from .gemini_files import input_line, read_lines, response_of, upload_jsonl
 from .provider import BatchStatus, Outcome
 
@@ -56,6 +56,10 @@ class GeminiBatches:
         self._client = judge._client
         self._types = judge._types
 
+    def _sdk_errors(self) -> AbstractContextManager[None]:
+        # google-genai raises errors of several roots; the adapter's mapping sorts them.
+        return sdk_errors(self.judge._map_error, Exception)
+
     def _inline(self, custom_id: str, request: JudgeRequest) -> Any:
         return self._types.InlinedRequest(
             model=self.judge.model,
@@ -73,7 +77,7 @@ class GeminiBatches:
         """`batches.create`, inline under the 20 MB limit, else from an uploaded file."""
         label = tag.get("sumjudge_batch", "sumjudge")
         inline = sum(self.size(cid, r) for cid, r in entries) <= self.inline_limit
-        try:
+        with self._sdk_errors():
             if inline:
                 src: Any = [self._inline(cid, r) for cid, r in entries]
             else:
@@ -82,46 +86,36 @@ class GeminiBatches:
             job = await self._client.aio.batches.create(
                 model=self.judge.model, src=src, config={"display_name": label}
             )
-        except Exception as exc:
-            raise self.judge._map_error(exc) from exc
         return str(job.name)
 
     async def find(self, tag: Mapping[str, str], **_intent: Any) -> str | None:
         """The newest job whose display name is our batch label."""
         wanted = tag.get("sumjudge_batch")
-        try:
+        with self._sdk_errors():
             pager = await self._client.aio.batches.list(config={"page_size": 100})
             async for job in pager:
                 if job.display_name == wanted:
                     return str(job.name)
-        except Exception as exc:
-            raise self.judge._map_error(exc) from exc
         return None
 
     async def status(self, batch_id: str) -> BatchStatus:
         """`batches.get`: the job's state (the Gemini API reports no per-request counts)."""
-        try:
+        with self._sdk_errors():
             job = await self._client.aio.batches.get(name=batch_id)
-        except Exception as exc:
-            raise self.judge._map_error(exc) from exc
         return _status(job)
 
     async def cancel(self, batch_id: str) -> BatchStatus:
         """`batches.cancel`, then the job as it is now."""
-        try:
+        with self._sdk_errors():
             await self._client.aio.batches.cancel(name=batch_id)
-        except Exception as exc:
-            raise self.judge._map_error(exc) from exc
         return await self.status(batch_id)
 
     async def results(
         self, batch_id: str, requests: Mapping[str, JudgeRequest]
     ) -> AsyncIterator[tuple[str, Outcome]]:
         """The ended job's responses: inline (by metadata) or its results file (by key)."""
-        try:
+        with self._sdk_errors():
             job = await self._client.aio.batches.get(name=batch_id)
-        except Exception as exc:
-            raise self.judge._map_error(exc) from exc
         results_file = job.dest.file_name if job.dest is not None else None
         if results_file:
             async for pair in self._file_results(str(results_file), requests):
@@ -138,10 +132,8 @@ class GeminiBatches:
         self, name: str, requests: Mapping[str, JudgeRequest]
     ) -> AsyncIterator[tuple[str, Outcome]]:
         with tempfile.TemporaryFile(prefix="sumjudge-gemini-") as spool:
-            try:
+            with self._sdk_errors():
                 await self._client.aio.files.download(file=name, destination=spool)
-            except Exception as exc:
-                raise self.judge._map_error(exc) from exc
             for line in read_lines(spool):
                 custom_id = str(line.get("key"))
                 request = requests.get(custom_id)
@@ -151,31 +143,18 @@ class GeminiBatches:
                 try:
                     response = response_of(self._client, body) if body else None
                 except (TypeError, ValueError) as exc:  # pydantic's errors are ValueErrors
-                    error = TransientProviderError(f"the batch returned an unreadable reply: {exc}")
-                    yield custom_id, Outcome(error=error)
+                    yield custom_id, unreadable(exc)
                     continue
                 item = _Line(response, _Problem(problem) if isinstance(problem, dict) else None)
                 yield custom_id, self._outcome(item, request)
 
     def _outcome(self, item: Any, request: JudgeRequest) -> Outcome:
         if item.response is not None:
-            try:
-                return Outcome(response=self.judge._to_response(item.response, request, 0.0))
-            except ProviderError as exc:
-                return Outcome(error=exc)
-            except (AttributeError, TypeError, ValueError) as exc:
-                error = TransientProviderError(f"the batch returned an unreadable reply: {exc}")
-                return Outcome(error=error)
+            return read_reply(lambda: self.judge._to_response(item.response, request, 0.0))
         if item.error is not None:
             code = int(getattr(item.error, "code", None) or 500)
             message = str(getattr(item.error, "message", None) or "error")[:300]
-            rejected = status_error(
-                code,
-                message,
-                retry_after=None,
-                refused="Google refused the credentials (HTTP {status}): {detail}",
-            )
-            return Outcome(error=rejected)
+            return Outcome(error=rejected(code, message, "Google"))
         return Outcome()
 
 

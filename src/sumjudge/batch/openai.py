@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
-from ..errors import ProviderError, TransientProviderError
-from ..judges._http import status_error
 from ..judges.openai import OpenAIJudge, _error_detail
 from ..protocol import JudgeRequest
+from .backend_steps import read_reply, rejected, sdk_errors
 from .provider import BatchStatus, Outcome
 
 __all__ = ["OpenAIBatches"]
@@ -45,6 +45,9 @@ class OpenAIBatches:
         self._client = judge._client
         self._openai = judge._openai
 
+    def _sdk_errors(self) -> AbstractContextManager[None]:
+        return sdk_errors(self.judge._map_error, self._openai.APIError)
+
     def _line(self, custom_id: str, request: JudgeRequest) -> bytes:
         body = self.judge._kwargs(request)
         line = {"custom_id": custom_id, "method": "POST", "url": _URL, "body": body}
@@ -57,7 +60,7 @@ class OpenAIBatches:
     async def submit(self, entries: list[tuple[str, JudgeRequest]], tag: Mapping[str, str]) -> str:
         """Upload the requests as one JSONL file and create a batch on it."""
         data = b"\n".join(self._line(cid, r) for cid, r in entries) + b"\n"
-        try:
+        with self._sdk_errors():
             upload = await self._client.files.create(
                 file=(f"sumjudge-{tag.get('sumjudge_batch', 'batch')}.jsonl", data),
                 purpose="batch",
@@ -69,35 +72,27 @@ class OpenAIBatches:
                 completion_window="24h",
                 metadata=dict(tag),
             )
-        except self._openai.APIError as exc:
-            raise self.judge._map_error(exc) from exc
         return str(batch.id)
 
     async def find(self, tag: Mapping[str, str], **_intent: Any) -> str | None:
         """The newest batch whose metadata holds `tag` (the provider lists newest first)."""
-        try:
+        with self._sdk_errors():
             async for batch in self._client.batches.list(limit=100):
                 meta = batch.metadata or {}
                 if all(meta.get(k) == v for k, v in tag.items()):
                     return str(batch.id)
-        except self._openai.APIError as exc:
-            raise self.judge._map_error(exc) from exc
         return None
 
     async def status(self, batch_id: str) -> BatchStatus:
         """`batches.retrieve`: status and request counts."""
-        try:
+        with self._sdk_errors():
             batch = await self._client.batches.retrieve(batch_id)
-        except self._openai.APIError as exc:
-            raise self.judge._map_error(exc) from exc
         return _status(batch)
 
     async def cancel(self, batch_id: str) -> BatchStatus:
         """`batches.cancel` (the batch goes through "cancelling" to "cancelled")."""
-        try:
+        with self._sdk_errors():
             batch = await self._client.batches.cancel(batch_id)
-        except self._openai.APIError as exc:
-            raise self.judge._map_error(exc) from exc
         return _status(batch)
 
     async def results(
@@ -108,7 +103,7 @@ class OpenAIBatches:
         The files are read line by line as they download (the SDK's streaming response),
         never whole: an output file of 50,000 replies with logprobs is gigabytes.
         """
-        try:
+        with self._sdk_errors():
             batch = await self._client.batches.retrieve(batch_id)
             for file_id in (batch.output_file_id, batch.error_file_id):
                 if not file_id:
@@ -120,8 +115,6 @@ class OpenAIBatches:
                             custom_id, outcome = self._outcome(json.loads(raw), requests)
                             if custom_id is not None:
                                 yield custom_id, outcome
-        except self._openai.APIError as exc:
-            raise self.judge._map_error(exc) from exc
 
     def _outcome(
         self, line: dict[str, Any], requests: Mapping[str, JudgeRequest]
@@ -136,24 +129,13 @@ class OpenAIBatches:
         status = int(response.get("status_code") or 0)
         body = response.get("body")
         if status != 200:
-            error = status_error(
-                status,
-                _body_detail(body),
-                retry_after=None,
-                refused="the server refused the credentials (HTTP {status}): {detail}",
-            )
+            error = rejected(status, _body_detail(body), "the server")
             kwargs = self.judge._kwargs(request)
             free = self.judge._downgrade_for(error, kwargs, self.judge._schema_mode)
             return str(custom_id), Outcome(error=error, free=free)
-        try:
-            kwargs = self.judge._kwargs(request)
-            reply = self.judge._to_response(body, request, kwargs, 0.0)
-        except ProviderError as exc:
-            return str(custom_id), Outcome(error=exc)
-        except (TypeError, ValueError, KeyError) as exc:
-            error = TransientProviderError(f"the batch returned an unreadable reply: {exc}")
-            return str(custom_id), Outcome(error=error)
-        return str(custom_id), Outcome(response=reply)
+        judge = self.judge
+        read = read_reply(lambda: judge._to_response(body, request, judge._kwargs(request), 0.0))
+        return str(custom_id), read
 
 
 def _body_detail(body: Any) -> str:
