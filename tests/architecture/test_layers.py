@@ -131,9 +131,13 @@ def _third_party(path: Path) -> set[str]:
 
 
 def test_the_comparison_is_pure_statistics_on_records() -> None:
-    """`compare/` reads result files and computes: no judge, engine, evaluator, report or CLI."""
+    """`compare/` reads result files and computes: no judge, engine, evaluator, report or CLI.
+
+    Its one import of ours is the stdlib-only JSONL line reader every results reader shares.
+    """
     graph = _graph()
-    assert graph["compare"] == set(), sorted(graph["compare"])
+    assert graph["compare"] <= {"jsonl"}, sorted(graph["compare"])
+    assert graph["jsonl"] == set(), sorted(graph["jsonl"])
     import sys
 
     allowed = {"numpy", *sys.stdlib_module_names}

@@ -131,17 +131,12 @@ def _line(metric: str, stat: str, fig: Mapping[str, Any]) -> str:
 
 def _records(path: str) -> list[dict[str, Any]]:
     from ..errors import DataError
-    from ..meta.jsonl import json_lines
+    from ..jsonl import json_objects
 
-    def bad_line(lineno: int, message: str) -> DataError:
-        return DataError(f"{path}: line {lineno} is not valid JSON: {message}")
+    def bad_line(lineno: int, problem: str) -> DataError:
+        return DataError(f"{path}: line {lineno} {problem}")
 
-    out: list[dict[str, Any]] = []
-    for lineno, row in json_lines(path, bad_line):
-        if not isinstance(row, dict):
-            raise DataError(f"{path}: line {lineno} is not a JSON object")
-        out.append(row)
-    return out
+    return [row for _, row in json_objects(path, bad_line)]
 
 
 def _texts(path: str) -> dict[str, tuple[str, str]]:

@@ -18,6 +18,8 @@ from os import PathLike
 from pathlib import Path
 from typing import Any
 
+from ..jsonl import json_objects
+
 __all__ = ["Item", "MetricValue", "Results", "attach_inputs", "read_items"]
 
 Results = Any  # a path, an iterable of records / mappings, or a pandas DataFrame
@@ -94,17 +96,10 @@ def read_items(results: Results, *, name: str = "results") -> list[Item]:
 
 
 def _read_jsonl(path: Path) -> Iterable[Mapping[str, Any]]:
-    with path.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}: line {lineno} is not valid JSON: {exc.msg}") from None
-            if not isinstance(obj, Mapping):
-                raise ValueError(f"{path}: line {lineno} is not a JSON object")
-            yield obj
+    def bad_line(lineno: int, problem: str) -> ValueError:
+        return ValueError(f"{path}: line {lineno} {problem}")
+
+    return (obj for _, obj in json_objects(path, bad_line))
 
 
 def _status(record: Mapping[str, Any]) -> str:

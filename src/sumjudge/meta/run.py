@@ -40,13 +40,13 @@ from ..batch.options import BatchOptions
 from ..errors import ConfigError, DataError
 from ..evaluators.calibration import CalibrationInput
 from ..evaluators.summarization import DEFAULT_MODEL, BatchRecord, SummarizationEvaluator
+from ..jsonl import json_objects
 from ..judges import LOCAL_MODELS
 from ..metrics import SUMMARY_METRICS
 from ..protocol import Judge
 from ..types import SummaryData
 from .card import JudgeCard, meta_evaluate
 from .card import hash_file as _hash_file
-from .jsonl import json_lines
 
 __all__ = [
     "VARIANT_NOTES",
@@ -103,16 +103,11 @@ def load_rows(path: str | PathLike[str]) -> list[dict[str, Any]]:
     Raises:
         DataError: A line is not a JSON object (the error names the line).
     """
-    rows: list[dict[str, Any]] = []
-    for lineno, row in json_lines(path, _bad_json_line):
-        if not isinstance(row, dict):
-            raise DataError(f"line {lineno} is not a JSON object", item=lineno)
-        rows.append(row)
-    return rows
+    return [row for _, row in json_objects(path, _bad_line)]
 
 
-def _bad_json_line(lineno: int, message: str) -> DataError:
-    return DataError(f"line {lineno} is not valid JSON: {message}", item=lineno)
+def _bad_line(lineno: int, problem: str) -> DataError:
+    return DataError(f"line {lineno} {problem}", item=lineno)
 
 
 def select_rows(

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from os import PathLike
 from typing import Any
 
-from ..meta.jsonl import json_lines
+from ..jsonl import json_lines
 from ..text import parse_turn_line
 from .highlight import clean
 from .views import Claim, ContentRow, ItemView, MetricView, RubricRow, SectionView, TurnView

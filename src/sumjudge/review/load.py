@@ -18,7 +18,7 @@ from typing import Any
 
 from ..align import LABEL_SCHEMA, Label, read_labels
 from ..errors import DataError
-from ..meta.jsonl import json_lines
+from ..jsonl import json_objects
 from ..report.model import build_items
 from ..report.views import ItemView
 from ..types.profile import CalibrationProfile
@@ -63,17 +63,10 @@ def default_labels_path(results: str | PathLike[str]) -> Path:
 
 
 def _objects(path: str | PathLike[str], what: str) -> list[tuple[int, dict[str, Any]]]:
-    def bad_line(lineno: int, message: str) -> DataError:
-        return DataError(
-            f"{path}: line {lineno} is not valid JSON ({message}); {what}", line=lineno
-        )
+    def bad_line(lineno: int, problem: str) -> DataError:
+        return DataError(f"{path}: line {lineno} {problem}; {what}", line=lineno)
 
-    out = []
-    for lineno, value in json_lines(path, bad_line):
-        if not isinstance(value, dict):
-            raise DataError(f"{path}: line {lineno} is not a JSON object; {what}", line=lineno)
-        out.append((lineno, value))
-    return out
+    return list(json_objects(path, bad_line))
 
 
 def load_items(
