@@ -25,6 +25,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_ITEM_ERRORS",
     "EXIT_OK",
+    "add_bootstrap_arguments",
     "choose_model",
     "eprint",
     "int_at_least",
@@ -115,6 +116,40 @@ def open_fraction(text: str) -> float:
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"must be between 0 and 1, exclusive (got {text})")
     return value
+
+
+def add_bootstrap_arguments(
+    p: argparse.ArgumentParser,
+    *,
+    resamples: int = 2000,
+    least_resamples: int = 1,
+    unset: bool = False,
+) -> None:
+    """--alpha, --n-resamples and --seed: the bootstrap of the commands that give intervals.
+
+    Args:
+        p: The subcommand's parser.
+        resamples: The default number of resamples.
+        least_resamples: The fewest allowed (meta-eval's 0: no intervals at all).
+        unset: Leave the flags None when not given, for a command that takes the values
+            from a rules file first (gate); the help still names the built-in defaults.
+    """
+    no_intervals = " (0: no intervals)" if least_resamples == 0 else ""
+    p.add_argument(
+        "--alpha",
+        type=open_fraction,
+        default=None if unset else 0.05,
+        help="significance level, in (0, 1); intervals cover 1 - alpha (default 0.05)",
+    )
+    p.add_argument(
+        "--n-resamples",
+        type=int_at_least(least_resamples),
+        default=None if unset else resamples,
+        help=f"bootstrap resamples{no_intervals} (default {resamples})",
+    )
+    p.add_argument(
+        "--seed", type=int, default=None if unset else 0, help="bootstrap seed (default 0)"
+    )
 
 
 def choose_model(explicit: str | None, base_url: str | None) -> str:

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..judges import LOCAL_MODELS
-from ..metrics import LANGUAGES
+from ..metrics import LANGUAGES, SUMMARY_METRICS
 from ._batch import add_batch_arguments
 from ._common import _KEYED_DEFAULTS, eprint, name_list, non_empty, positive_float
 
@@ -27,6 +27,7 @@ __all__ = [
     "add_judge_arguments",
     "add_output_arguments",
     "add_run_arguments",
+    "add_summary_judge_arguments",
     "check_flags",
     "reader_options",
     "use_http_client",
@@ -95,6 +96,20 @@ def add_judge_arguments(p: argparse.ArgumentParser, *, metrics: str, language: s
         help="a source larger than the judge's window: fail the item, or judge it by parts "
         "(chunked: the most relevant passages; notes of every part where all is needed)",
     )
+
+
+def add_summary_judge_arguments(p: argparse.ArgumentParser) -> None:
+    """The judge flags and the source column of the commands that judge summaries of a source.
+
+    `evaluate` and `pairwise` judge the same metrics of a summary against the same kind of
+    source row; each adds its own summary column(s).
+    """
+    add_judge_arguments(
+        p,
+        metrics=",".join(SUMMARY_METRICS),
+        language="language for explanations (default: the source's)",
+    )
+    p.add_argument("--input-column", default="input", help="FILE's column with the source")
 
 
 def add_input_arguments(p: argparse.ArgumentParser) -> None:

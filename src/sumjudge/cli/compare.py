@@ -12,7 +12,7 @@ import json
 import sys
 from typing import Any
 
-from ._common import EXIT_CONFIG, EXIT_OK, eprint, int_at_least, name_list, open_fraction
+from ._common import EXIT_CONFIG, EXIT_OK, add_bootstrap_arguments, eprint, name_list
 from ._safety import CommandPaths, atomic_write_text
 
 __all__ = ["add_parser", "compare_paths", "run"]
@@ -37,16 +37,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--metrics", type=name_list, help="comma-separated metrics to compare (default: all shared)"
     )
-    p.add_argument(
-        "--alpha", type=open_fraction, default=0.05, help="significance level (default 0.05)"
-    )
-    p.add_argument(
-        "--n-resamples",
-        type=int_at_least(1),
-        default=2000,
-        help="bootstrap resamples (default 2000)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    add_bootstrap_arguments(p)
     p.add_argument(
         "--base-inputs",
         metavar="JSONL",

@@ -13,14 +13,13 @@ from ..datasets.files import count_rows, decode_file, read_source_file
 from ..errors import ConfigError, DataError
 from ..evaluators.panel_agreement import PanelAgreement
 from ..evaluators.summarization import SummarizationEvaluator
-from ..metrics import SUMMARY_METRICS
 from ..runner import RunSummary
 from ..types import SummaryData
 from ._distributed import add_engine_arguments, check_engine_flags, run_distributed
 from ._flags import (
     DefaultsHelpFormatter,
-    add_judge_arguments,
     add_run_arguments,
+    add_summary_judge_arguments,
     reader_options,
     warn,
 )
@@ -49,12 +48,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--input-file", help="a source text file (with --summary-file; not with FILE)")
     p.add_argument("--summary-file", help="a summary text file (with --input-file)")
     p.add_argument("--example", action="store_true", help="judge the bundled example dataset")
-    add_judge_arguments(
-        p,
-        metrics=",".join(SUMMARY_METRICS),
-        language="language for explanations (default: the source's)",
-    )
-    p.add_argument("--input-column", default="input", help="FILE's column with the source")
+    add_summary_judge_arguments(p)
     p.add_argument("--summary-column", default="summary", help="FILE's column with the summary")
     p.add_argument("--id-column", default="id", help="FILE's column with each row's id")
     p.add_argument("--no-logprobs", action="store_true", help="do not request token logprobs")

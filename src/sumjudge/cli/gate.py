@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ._common import EXIT_CONFIG, EXIT_OK, eprint, int_at_least, open_fraction
+from ._common import EXIT_CONFIG, EXIT_OK, add_bootstrap_arguments, eprint
 from ._safety import CommandPaths, atomic_write_text
 
 if sys.version_info >= (3, 11):
@@ -90,7 +90,6 @@ def add_parser(sub: Any) -> None:
         metavar="R",
         help="most share of items not judged: failed, invalid or not run (default 0)",
     )
-    p.add_argument("--alpha", type=open_fraction, help="significance level (default 0.05)")
     p.add_argument(
         "--on-bound",
         action="store_const",
@@ -104,8 +103,7 @@ def add_parser(sub: Any) -> None:
         help="fail a rule that cannot fail at this run's size (e.g. --no-regression on a "
         "handful of items, where no test can be significant)",
     )
-    p.add_argument("--n-resamples", type=int_at_least(1), help="bootstrap resamples (2000)")
-    p.add_argument("--seed", type=int, help="bootstrap seed (default 0)")
+    add_bootstrap_arguments(p, unset=True)  # the rules file's values come first
     p.add_argument("--config", metavar="YAML", help="gate rules in a YAML file")
     p.add_argument(
         "--pyproject",

@@ -18,12 +18,12 @@ from ..batch.options import BatchOptions
 from ..metrics import SUMMARY_METRICS
 from ._common import (
     EXIT_OK,
+    add_bootstrap_arguments,
     choose_model,
     eprint,
     int_at_least,
     name_list,
     non_empty,
-    open_fraction,
     positive_float,
 )
 from ._flags import add_http_client_argument, use_http_client
@@ -62,16 +62,7 @@ def add_parser(sub: Any) -> None:
         "--limit", type=int_at_least(1), help="judge at most N rows (whole source documents)"
     )
     p.add_argument("--concurrency", type=int_at_least(1), default=8, help="items judged at once")
-    p.add_argument(
-        "--n-resamples",
-        type=int_at_least(0),
-        default=1000,
-        help="bootstrap replicates (0: no intervals)",
-    )
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed")
-    p.add_argument(
-        "--alpha", type=open_fraction, default=0.05, help="1 - confidence level, in (0, 1)"
-    )
+    add_bootstrap_arguments(p, resamples=1000, least_resamples=0)
     p.add_argument("--card", help="write the judge card (JSON) here")
     p.add_argument("-o", "--output", help="write per-row results (JSONL, with human labels)")
     p.add_argument("--report", help="write an HTML report (items and the judge card) here")

@@ -18,9 +18,13 @@ from typing import Any
 from ..datasets.files import count_rows, read_pair_rows
 from ..errors import ConfigError, DataError
 from ..evaluators.pairwise import PairwiseEvaluator, PairwiseSummary
-from ..metrics import SUMMARY_METRICS
 from ..types.pairwise import PairData
-from ._flags import DefaultsHelpFormatter, add_judge_arguments, add_run_arguments, warn
+from ._flags import (
+    DefaultsHelpFormatter,
+    add_run_arguments,
+    add_summary_judge_arguments,
+    warn,
+)
 from ._run import run_batch
 from ._runflags import RunFlags
 
@@ -43,12 +47,7 @@ def add_parser(sub: Any) -> None:
         formatter_class=DefaultsHelpFormatter,
     )
     p.add_argument("file", help="JSONL, CSV or Parquet with input, summary_a and summary_b")
-    add_judge_arguments(
-        p,
-        metrics=",".join(SUMMARY_METRICS),
-        language="language for explanations (default: the source's)",
-    )
-    p.add_argument("--input-column", default="input", help="FILE's column with the source")
+    add_summary_judge_arguments(p)
     p.add_argument("--a-column", default="summary_a", help="FILE's column with summary A")
     p.add_argument("--b-column", default="summary_b", help="FILE's column with summary B")
     p.add_argument("--id-column", default="id", help="FILE's column with each row's id")
