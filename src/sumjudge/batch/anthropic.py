@@ -28,12 +28,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Collection, Mapping
-from contextlib import AbstractContextManager
 from typing import Any
 
 from ..judges.anthropic import AnthropicJudge
 from ..protocol import JudgeRequest
-from .backend_steps import read_reply, rejected, sdk_errors
+from .backend_steps import SDKBackend, read_reply, rejected
 from .provider import BatchStatus, Outcome
 
 __all__ = ["AnthropicBatches"]
@@ -54,7 +53,7 @@ _ERROR_STATUS = {
 }
 
 
-class AnthropicBatches:
+class AnthropicBatches(SDKBackend[AnthropicJudge]):
     """The `BatchBackend` of an `AnthropicJudge`, on the judge's own client."""
 
     provider = "anthropic"
@@ -62,12 +61,7 @@ class AnthropicBatches:
     max_bytes = 250 * 1024 * 1024  # under the 256 MB limit, with room for framing
 
     def __init__(self, judge: AnthropicJudge) -> None:
-        self.judge = judge
-        self._client = judge._client
-        self._anthropic = judge._anthropic
-
-    def _sdk_errors(self) -> AbstractContextManager[None]:
-        return sdk_errors(self.judge._map_error, self._anthropic.APIError)
+        super().__init__(judge, judge._anthropic.APIError)
 
     def _entry(self, custom_id: str, request: JudgeRequest) -> dict[str, Any]:
         return {"custom_id": custom_id, "params": self.judge._kwargs(request)}

@@ -23,12 +23,11 @@ from __future__ import annotations
 import json
 import tempfile
 from collections.abc import AsyncIterator, Mapping
-from contextlib import AbstractContextManager
 from typing import Any
 
 from ..judges.google import GoogleJudge
 from ..protocol import JudgeRequest
-from .backend_steps import read_reply, rejected, sdk_errors, unreadable
+from .backend_steps import SDKBackend, read_reply, rejected, unreadable
 from .gemini_files import input_line, read_lines, response_of, upload_jsonl
 from .provider import BatchStatus, Outcome
 
@@ -43,7 +42,7 @@ _ENDED = {
 }
 
 
-class GeminiBatches:
+class GeminiBatches(SDKBackend[GoogleJudge]):
     """The `BatchBackend` of a `GoogleJudge`, on the judge's own client."""
 
     provider = "google"
@@ -52,13 +51,9 @@ class GeminiBatches:
     inline_limit = 19 * 1024 * 1024  # under the 20 MB inline limit; above it, a file
 
     def __init__(self, judge: GoogleJudge) -> None:
-        self.judge = judge
-        self._client = judge._client
+        # google-genai raises errors of several roots: all go to the adapter's mapping.
+        super().__init__(judge, Exception)
         self._types = judge._types
-
-    def _sdk_errors(self) -> AbstractContextManager[None]:
-        # google-genai raises errors of several roots; the adapter's mapping sorts them.
-        return sdk_errors(self.judge._map_error, Exception)
 
     def _inline(self, custom_id: str, request: JudgeRequest) -> Any:
         return self._types.InlinedRequest(

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Mapping
-from contextlib import AbstractContextManager
 from typing import Any
 
 from ..judges.openai import OpenAIJudge, _error_detail
 from ..protocol import JudgeRequest
-from .backend_steps import read_reply, rejected, sdk_errors
+from .backend_steps import SDKBackend, read_reply, rejected
 from .provider import BatchStatus, Outcome
 
 __all__ = ["OpenAIBatches"]
@@ -33,7 +32,7 @@ _FILE_TIMEOUT = 1800.0
 _URL = "/v1/chat/completions"
 
 
-class OpenAIBatches:
+class OpenAIBatches(SDKBackend[OpenAIJudge]):
     """The `BatchBackend` of an `OpenAIJudge`, on the judge's own client."""
 
     provider = "openai"
@@ -41,12 +40,7 @@ class OpenAIBatches:
     max_bytes = 190 * 1024 * 1024  # under the 200 MB file limit, with room for framing
 
     def __init__(self, judge: OpenAIJudge) -> None:
-        self.judge = judge
-        self._client = judge._client
-        self._openai = judge._openai
-
-    def _sdk_errors(self) -> AbstractContextManager[None]:
-        return sdk_errors(self.judge._map_error, self._openai.APIError)
+        super().__init__(judge, judge._openai.APIError)
 
     def _line(self, custom_id: str, request: JudgeRequest) -> bytes:
         body = self.judge._kwargs(request)
