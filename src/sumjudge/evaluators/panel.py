@@ -20,7 +20,7 @@ from ..accounting import CallStats
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError
 from ..judges._registry import get_judge
-from ..metrics.sampling import majority_score, round_half_up
+from ..metrics.sampling import majority_score, pooled_logprobs, round_half_up
 from ..protocol import Judge, Usage
 from ..ratelimit import RateLimiter
 from ..runner import JudgeCaller, RetryPolicy
@@ -271,28 +271,16 @@ def aggregate_metric(
     scores = [r.score for r in judged if r.score is not None]
     score = _aggregate(scores, how)
     chosen = next((r for r in judged if r.score == score), judged[0])
-    weighted: float | None = None
-    distribution: dict[int, float] | None = None
-    if all(r.distribution is not None for r in judged):
-        weighted = round(statistics.fmean(r.weighted_score or 0.0 for r in judged), 4)
-        distribution = {}
-        for r in judged:
-            for k, p in (r.distribution or {}).items():
-                distribution[k] = distribution.get(k, 0.0) + p / len(judged)
     note = f"panel {how} of {len(judged)} of {len(verdicts)} judges"
     if errors:
         note += "; failed: " + "; ".join(errors)
     return replace(
         chosen,
         score=score,
-        weighted_score=weighted,
-        score_mode="logprob_weighted" if weighted is not None else "parsed",
+        **pooled_logprobs(judged, score, no_logprobs_note="a panel member had no logprobs"),
         score_mode_note=note,
         usage=usage,
         calls=calls,
-        distribution=distribution,
-        confidence=None if distribution is None else distribution.get(score, 0.0),
-        confidence_note=None if distribution is not None else "a panel member had no logprobs",
         samples=(),
         mean=None,
         spread=None,

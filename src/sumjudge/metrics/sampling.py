@@ -26,7 +26,14 @@ from ..protocol import Capabilities, JudgeRequest, Usage
 from ..types import MetricResult
 from ._base import JudgeOptions, ScoreMetric, read_verdict, score_result
 
-__all__ = ["combine_samples", "majority_score", "round_half_up", "sample_request", "sampled_plan"]
+__all__ = [
+    "combine_samples",
+    "majority_score",
+    "pooled_logprobs",
+    "round_half_up",
+    "sample_request",
+    "sampled_plan",
+]
 
 
 def round_half_up(value: float) -> int:
@@ -85,12 +92,7 @@ def combine_samples(results: Sequence[MetricResult]) -> MetricResult:
     failed = [r for r in results if not r.ok]
     if failed:
         notes.append(f"{len(failed)} of {len(results)} samples failed: {failed[0].error}")
-    weighted: float | None = None
-    distribution: dict[int, float] | None = None
-    if all(r.distribution is not None for r in judged):
-        weighted = round(statistics.fmean(r.weighted_score or 0.0 for r in judged), 4)
-        distribution = _mean_distribution(judged)
-    else:
+    if any(r.distribution is None for r in judged):
         notes.append(next(r.score_mode_note for r in judged if r.distribution is None) or "")
     note = "; ".join(n for n in notes if n) or None
     chosen = next(r for r in judged if r.score == score) if score in scores else judged[0]
@@ -99,23 +101,46 @@ def combine_samples(results: Sequence[MetricResult]) -> MetricResult:
         version=first.version,
         score=score,
         explanation=chosen.explanation,
-        weighted_score=weighted,
-        score_mode="logprob_weighted" if weighted is not None else "parsed",
         score_mode_note=note,
         usage=usage,
         calls=calls,
-        distribution=distribution,
-        confidence=None if distribution is None else distribution.get(score, 0.0),
-        confidence_note=note if distribution is None else None,
+        **pooled_logprobs(judged, score, no_logprobs_note=note),
         samples=tuple(scores),
         mean=round(statistics.fmean(scores), 4),
         spread=round(statistics.pstdev(scores), 4),
     )
 
 
-def _mean_distribution(results: Sequence[MetricResult]) -> dict[int, float]:
-    out: dict[int, float] = {}
-    for r in results:
+def pooled_logprobs(
+    judged: Sequence[MetricResult], score: int, *, no_logprobs_note: str | None
+) -> dict[str, Any]:
+    """The logprob fields of one result pooled from several judgments of the same score.
+
+    Samples (`combine_samples`) and a judge panel pool alike: when every judgment in
+    `judged` had logprobs, the weighted score is the mean of their expectations and the
+    distribution the mean of theirs (the confidence is the pooled `score`'s share of it);
+    else the result is a parsed score with no distribution, and `no_logprobs_note` says why.
+
+    Returns:
+        `weighted_score`, `score_mode`, `distribution`, `confidence` and `confidence_note`,
+        as `MetricResult` keyword arguments.
+    """
+    if any(r.distribution is None for r in judged):
+        return {
+            "weighted_score": None,
+            "score_mode": "parsed",
+            "distribution": None,
+            "confidence": None,
+            "confidence_note": no_logprobs_note,
+        }
+    distribution: dict[int, float] = {}
+    for r in judged:
         for k, p in (r.distribution or {}).items():
-            out[k] = out.get(k, 0.0) + p / len(results)
-    return out
+            distribution[k] = distribution.get(k, 0.0) + p / len(judged)
+    return {
+        "weighted_score": round(statistics.fmean(r.weighted_score or 0.0 for r in judged), 4),
+        "score_mode": "logprob_weighted",
+        "distribution": distribution,
+        "confidence": distribution.get(score, 0.0),
+        "confidence_note": None,
+    }
