@@ -231,14 +231,7 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         if self.prompt_layout == "rubrics_first":
             request = build_rubrics_first_request(metric, chosen, source, summary, o)
         else:
-            request = metric.build_request(
-                source,
-                summary,
-                language=o.language,
-                logprobs=o.logprobs,
-                max_tokens=o.max_tokens,
-                calibration=o.calibration.get(metric.name),
-            )
+            request = metric.request_for(source, summary, o)
         if self.samples > 1:
             return sampled_plan(metric, request, self.samples, self.sample_temperature, o, caps)
         return score_plan(metric, request, o, caps)

@@ -204,11 +204,9 @@ class ScoreMetric:
             subject=subject_of(source, summary, language, self),
         )
 
-    def plan(
-        self, source: str, summary: str, options: JudgeOptions, capabilities: Capabilities
-    ) -> MetricPlan[MetricResult]:
-        """The metric's plan for one summary in the default layout."""
-        request = self.build_request(
+    def request_for(self, source: str, summary: str, options: JudgeOptions) -> JudgeRequest:
+        """The metric's request in the default layout, as the run's `options` set it up."""
+        return self.build_request(
             source,
             summary,
             language=options.language,
@@ -216,7 +214,12 @@ class ScoreMetric:
             max_tokens=options.max_tokens,
             calibration=options.calibration.get(self.name),
         )
-        return score_plan(self, request, options, capabilities)
+
+    def plan(
+        self, source: str, summary: str, options: JudgeOptions, capabilities: Capabilities
+    ) -> MetricPlan[MetricResult]:
+        """The metric's plan for one summary in the default layout."""
+        return score_plan(self, self.request_for(source, summary, options), options, capabilities)
 
 
 def _reply_line(low: int, high: int) -> str:

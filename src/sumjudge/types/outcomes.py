@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..protocol import Usage
+from ._metrics_result import MetricsResult
 from .summary import MetricResult
 
 __all__ = [
@@ -270,16 +271,11 @@ class MetricOutcome:
 
 
 @dataclass(frozen=True)
-class AutoEvalResult:
+class AutoEvalResult(MetricsResult):
     """All requested metrics for one conversation's summary."""
 
     metrics: dict[str, MetricOutcome | MetricResult]
     id: str | None = None
-
-    @property
-    def usage(self) -> Usage:
-        """Tokens spent on every metric."""
-        return sum((m.usage for m in self.metrics.values()), Usage())
 
     @property
     def calls(self) -> int:
@@ -307,8 +303,8 @@ class AutoEvalResult:
         return body
 
     def record_meta(self) -> dict[str, Any]:
-        """The result's own entries in the record's `meta`."""
-        return {"calls": self.calls, "usage": self.usage.to_dict()}
+        """The result's own entries in the record's `meta`: calls, then usage."""
+        return {"calls": self.calls, **super().record_meta()}
 
     def flat_columns(self) -> dict[str, Any]:
         """One flat row of per-metric scores (for DataFrames and CSV)."""

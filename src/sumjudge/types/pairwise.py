@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..protocol import Usage
 from ._coerce import coerce_model
+from ._metrics_result import MetricsResult
 from .summary import OptionalText, Text
 
 __all__ = ["PairData", "PairMetricResult", "PairResult", "coerce_pair", "word_count"]
@@ -96,17 +97,12 @@ class PairMetricResult:
 
 
 @dataclass(frozen=True)
-class PairResult:
+class PairResult(MetricsResult):
     """Every enabled metric's pairwise verdict on one pair, and the two summaries' lengths."""
 
     metrics: dict[str, PairMetricResult]
     length_a: int
     length_b: int
-
-    @property
-    def usage(self) -> Usage:
-        """Tokens spent on every metric."""
-        return sum((m.usage for m in self.metrics.values()), Usage())
 
     def to_dict(self) -> dict[str, Any]:
         """The pair's JSON: {"pairwise": {metric: {...}}, "lengths": {"a": .., "b": ..}}."""
@@ -114,14 +110,6 @@ class PairResult:
             "pairwise": {name: m.to_dict() for name, m in self.metrics.items()},
             "lengths": {"a": self.length_a, "b": self.length_b},
         }
-
-    def record_body(self) -> dict[str, Any]:
-        """What a batch record shows of the result."""
-        return self.to_dict()
-
-    def record_meta(self) -> dict[str, Any]:
-        """The result's own entries in the record's `meta`."""
-        return {"usage": self.usage.to_dict()}
 
     def flat_columns(self) -> dict[str, Any]:
         """Per-metric winners and consistency as one flat row."""

@@ -12,6 +12,7 @@ from ..protocol import Usage
 from ..rules import Rating
 from ..text import strip_control
 from ._coerce import coerce_model
+from ._metrics_result import MetricsResult
 
 __all__ = [
     "MetricResult",
@@ -152,7 +153,7 @@ class MetricResult:
 
 
 @dataclass(frozen=True)
-class SummaryResult:
+class SummaryResult(MetricsResult):
     """All enabled metrics' results for one summary, and the rating from the rule book."""
 
     metrics: dict[str, MetricResult]
@@ -160,11 +161,6 @@ class SummaryResult:
     rating_confidence: float | None = None
     rating_confidence_note: str | None = None
     uncertain: bool | None = None
-
-    @property
-    def usage(self) -> Usage:
-        """Tokens spent on every metric."""
-        return sum((m.usage for m in self.metrics.values()), Usage())
 
     def to_dict(self) -> dict[str, Any]:
         """The specification's JSON: {"summary": {...}}."""
@@ -187,14 +183,6 @@ class SummaryResult:
             if self.rating_confidence is None:
                 body["rating_confidence_note"] = self.rating_confidence_note
         return {"summary": body}
-
-    def record_body(self) -> dict[str, Any]:
-        """What a batch record shows of the result."""
-        return self.to_dict()
-
-    def record_meta(self) -> dict[str, Any]:
-        """The result's own entries in the record's `meta`."""
-        return {"usage": self.usage.to_dict()}
 
     def flat_columns(self) -> dict[str, Any]:
         """Overall and per-metric scores as one flat row (for DataFrames and CSV)."""
