@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import DataError
-from ..transcripts import normalize_source
 from ..types.pairwise import PairData
 from ._rows import Warn, read_rows, row_id
-from ._summaries import _cell_text
+from ._summaries import text_cells
 
 __all__ = ["read_pair_rows"]
 
@@ -39,19 +38,9 @@ def read_pair_rows(
         record: dict[str, Any], index: int, line: int | None, _ident: str | None
     ) -> PairData | DataError:
         ident = row_id(record, id_column)
-        values: dict[str, str] = {}
-        for column, target in (
-            (input_column, "input"),
-            (a_column, "summary_a"),
-            (b_column, "summary_b"),
-        ):
-            text, problem = _cell_text(record, column, turns_allowed=target == "input")
-            if problem is not None or text is None:
-                return DataError(
-                    problem or "is missing", item=index, field=column, line=line, id=ident
-                )
-            values[target] = normalize_source(text) if target == "input" else text
-        return PairData(id=ident, **values)
+        columns = {"input": input_column, "summary_a": a_column, "summary_b": b_column}
+        values = text_cells(record, columns, index=index, line=line, ident=ident)
+        return values if isinstance(values, DataError) else PairData(id=ident, **values)
 
     required = {"--input-column": input_column, "--a-column": a_column, "--b-column": b_column}
     return read_rows(path, encoding, required, id_column, on_warning, to_item)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,7 @@ from ..transcripts import normalize_source, render_turns, turns_from_json
 from ..types import SummaryData
 from ._rows import Warn, missing_value, read_rows, row_id
 
-__all__ = ["read_summary_rows", "record_to_item"]
+__all__ = ["read_summary_rows", "record_to_item", "text_cells"]
 
 
 def read_summary_rows(
@@ -91,10 +91,30 @@ def record_to_item(
     row's id.
     """
     ident = row_id(record, id_column)
+    columns = {"input": input_column, "summary": summary_column}
+    values = text_cells(record, columns, index=index, line=line, ident=ident)
+    if isinstance(values, DataError):
+        return values
+    return SummaryData(input=values["input"], summary=values["summary"], id=ident)
+
+
+def text_cells(
+    record: dict[str, Any],
+    columns: Mapping[str, str],
+    *,
+    index: int,
+    line: int | None,
+    ident: str | None,
+) -> dict[str, str] | DataError:
+    """A row's texts by field (`columns`: field -> column), or the first bad cell's error.
+
+    The field "input" is the source: it may be a JSON list of turns or a WebVTT/SRT text,
+    and becomes ``Speaker: text`` lines; the other fields are summaries, kept as written.
+    """
     values: dict[str, str] = {}
-    for column, target in ((input_column, "input"), (summary_column, "summary")):
+    for target, column in columns.items():
         text, problem = _cell_text(record, column, turns_allowed=target == "input")
         if problem is not None or text is None:
             return DataError(problem or "is missing", item=index, field=column, line=line, id=ident)
         values[target] = normalize_source(text) if target == "input" else text
-    return SummaryData(input=values["input"], summary=values["summary"], id=ident)
+    return values
