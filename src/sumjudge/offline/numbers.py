@@ -4,9 +4,11 @@ A number is read from what people write, in English and Indonesian: digits with 
 thousands convention ("1,200", "1.200", "2,5 juta"), scale suffixes and words ("$110K",
 "2 juta"), number words and their compounds ("forty-one", "empat puluh satu", "two
 hundred and fifty", "a dozen"), ordinals ("third", "21st", "ketiga", "ke-3"), fractions
-("half", "a third", "sepertiga": also their percentage) and codes spelled one character
-at a time ("N L 5 5 0 2", "five five zero two"). Each mention carries every value it may
-stand for; a summary's mention is new only when none of them is in the source.
+("half", "a third", "sepertiga": also their percentage), codes spelled one character
+at a time ("N L 5 5 0 2", "five five zero two"), clock times ("9:00" is also "9", "19:50"
+also "7:50"), ratios ("3.1:1": its 1 is the ratio's unit, no fact) and money said in
+words ("9 pounds 33" is 9.33). Each mention carries every value it may stand for; a
+summary's mention is new only when none of them is in the source.
 """
 
 from __future__ import annotations
@@ -15,7 +17,14 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from .lexicon import FRACTION_WORDS, MULTIPLIERS, NUMBER_WORDS, ORDINAL_WORDS, SCALES
+from .lexicon import (
+    FRACTION_WORDS,
+    MULTIPLIERS,
+    NUMBER_WORDS,
+    ORDINAL_WORDS,
+    SCALES,
+    word_set,
+)
 from .records import SourceInfo
 
 __all__ = ["Mention", "mentions", "new_numbers", "numbers"]
@@ -30,6 +39,11 @@ _TEEN, _TENS = "belas", "puluh"
 _POINT, _KOMA = "point", "koma"
 _ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th"])
 _WEAK_WORD_VALUES = frozenset([0.0, 1.0, 2.0])  # "one", "first", "second", "a couple"
+# "9 pounds 33": a currency word between the units and two-digit hundredths (not "7 pounds
+# 12 ounces", a weight).
+_MONEY_GAP = re.compile(r"\s+(?P<unit>[^\W\d_]+)\s+(?:and\s+)?", re.IGNORECASE)
+_NOT_MONEY_AFTER = re.compile(r"\s*(?:ounces?|oz)\b", re.IGNORECASE)
+MONEY_UNITS = word_set("money_units")
 
 
 @dataclass(frozen=True)
@@ -41,13 +55,17 @@ class Mention:
         values: Canonical forms of its possible values ("41"; "1.2" and "1200" for "1.200").
         words_only: Written in words only (no digit): weaker evidence.
         small_word: A word-only mention of 0, 1 or 2, a fraction or a bare multiplier
-            ("one", "second", "half", "million"): never evidence on its own.
+            ("one", "second", "half", "million"), or the 1 of a ratio ("3:1", a "1:1"
+            meeting): never evidence on its own.
+        parts: Values of its parts that a source also states by writing it: "9:30" gives
+            9 and 30, "9 pounds 33" gives 9 and 33 (the source is read generously).
     """
 
     written: str
     values: frozenset[str]
     words_only: bool
     small_word: bool
+    parts: frozenset[str] = frozenset()
 
 
 def _canon(v: float) -> str:
@@ -160,11 +178,12 @@ def _scan(text: str) -> tuple[list[Mention], set[str]]:
         digits = {float(d) for d in re.findall(r"\d+", chars)}
         out.append(Mention(m.group(0), _forms(digits) | {chars.lower()}, False, False))
     found = _outside(_tokens(text), spelled_spans)
+    located: list[tuple[Mention, int, int]] = []
     i = 0
     while i < len(found):
         m = found[i]
         if m.group("num"):
-            out.append(_digits_mention(m))
+            located.append((_digits_mention(m), m.start(), m.end()))
             i += 1
             continue
         j = i + 1  # number words joined by spaces or hyphens ("and" after "hundred")
@@ -191,9 +210,92 @@ def _scan(text: str) -> tuple[list[Mention], set[str]]:
             or (run[0] in ORDINAL_WORDS and value <= 2)
         )
         written = text[m.start() : found[j - 1].end()]
-        out.append(Mention(written, _forms(vals, fraction=fraction), True, small))
+        mention = Mention(written, _forms(vals, fraction=fraction), True, small)
+        located.append((mention, m.start(), found[j - 1].end()))
         i = j
+    out += _joined(text, located)
     return out, {m.group(0).lower() for m in found if m.group("word")}
+
+
+def _joined(text: str, located: list[tuple[Mention, int, int]]) -> list[Mention]:
+    """The mentions with the pairs that make one number joined: times, ratios, money.
+
+    Two digit tokens joined by a colon are a clock time ("9:00", "19:50": an hour up to
+    24 and two-digit minutes) or else a ratio ("3.1:1", "1:1"); three or more so joined
+    (a timestamp "00:01:45") stay as they are. An amount, a currency word and two-digit
+    hundredths ("249 pounds 80") are one amount.
+    """
+    out: list[Mention] = []
+    k = 0
+    while k < len(located):
+        m, _, end = located[k]
+        if k + 1 == len(located):
+            out.append(m)
+            break
+        nxt, n_start, n_end = located[k + 1]
+        gap = text[end:n_start]
+        if gap == ":" and not (m.words_only or nxt.words_only):
+            run = k + 1  # the last token of the colon-joined run
+            while run + 1 < len(located) and _colon_joined(text, located[run], located[run + 1]):
+                run += 1
+            if run == k + 1:
+                out += _clock_or_ratio(m, nxt)
+            else:
+                out += [x for x, _, _ in located[k : run + 1]]
+            k = run + 1
+            continue
+        money = _money(m, nxt, gap, text[n_end : n_end + 12])
+        if money is not None:
+            out.append(money)
+            k += 2
+            continue
+        out.append(m)
+        k += 1
+    return out
+
+
+def _colon_joined(text: str, a: tuple[Mention, int, int], b: tuple[Mention, int, int]) -> bool:
+    return text[a[2] : b[1]] == ":" and not (a[0].words_only or b[0].words_only)
+
+
+def _clock_or_ratio(left: Mention, right: Mention) -> list[Mention]:
+    """Two numbers joined by a colon: a time ("9:00", also 9; "19:50" also "7:50") or a ratio.
+
+    A time is one mention (its hour and minutes are parts); a ratio is its two sides,
+    a side of 1 weak: it is the unit the other side is measured in ("3.1 to 1"), and a
+    "1:1" is a meeting of two people, no quantity.
+    """
+    written = f"{left.written}:{right.written}"
+    if left.written.isdigit() and len(right.written) == 2 and right.written.isdigit():
+        hour, minutes = int(left.written), int(right.written)
+        if hour <= 24 and minutes < 60:
+            values = set()
+            for h in {hour, hour - 12} if hour > 12 else {hour}:
+                values |= {f"{h}:{minutes:02d}", _canon(h + minutes / 100)}
+                if minutes == 0:
+                    values.add(str(h))
+            parts = left.values | right.values
+            return [Mention(written, frozenset(values), False, False, parts)]
+    return [
+        Mention(side.written, side.values, False, side.values == {"1"}) for side in (left, right)
+    ]
+
+
+def _money(major: Mention, minor: Mention, gap: str, after: str) -> Mention | None:
+    """An amount said in words ("249 pounds 80" is 249.80), or None if there is none."""
+    said = _MONEY_GAP.fullmatch(gap)
+    if said is None or said.group("unit").lower() not in MONEY_UNITS:
+        return None
+    if _NOT_MONEY_AFTER.match(after):
+        return None
+    cents = _floats(minor.values)
+    two_digits = minor.written.isdigit() and len(minor.written) == 2
+    if len(cents) != 1 or not (two_digits or (minor.words_only and 10 <= min(cents) < 100)):
+        return None
+    hundredths = min(cents) / 100
+    values = frozenset(_canon(v + hundredths) for v in _floats(major.values))
+    written = f"{major.written}{gap}{minor.written}"
+    return Mention(written, values, False, False, major.values | minor.values)
 
 
 _SPACE = re.compile(r"[ \t-]+")
@@ -269,7 +371,7 @@ def numbers(text: str) -> set[str]:
     out: set[str] = set()
     found, number_words = _scan(text)
     for m in found:
-        out |= m.values
+        out |= m.values | m.parts
     for low in number_words - {_POINT, _KOMA}:
         wn = _word_number(low)
         if wn is not None and wn[1] in ("num", "ordinal", "fraction"):

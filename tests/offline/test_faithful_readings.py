@@ -1,0 +1,60 @@
+"""Faithful writing the offline judge once misread: clock times, ratios, spoken money.
+
+Each case pairs a source line with a faithful restatement (it must give no evidence) and,
+where the reading could hide an error, a changed restatement (it must still be found).
+The sentences are written for these tests, not taken from any benchmark corpus.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sumjudge.offline.numbers import mentions, new_numbers, numbers
+from sumjudge.offline.source import analyse_source
+
+
+def _new_numbers(source: str, sentence: str) -> list[str]:
+    return new_numbers(sentence, analyse_source(source, None))
+
+
+@pytest.mark.parametrize(
+    ("source", "summary"),
+    [
+        ("The dentist can see you on Friday at 8.", "Dentist appointment: Friday 8:00."),
+        ("The ferry leaves at 7.45 in the evening.", "The ferry leaves at 19:45."),
+        ("The ferry leaves at 7:45 pm.", "The ferry leaves at 19:45."),
+        ("The call is booked for 15:30.", "The call is booked for 3.30pm."),
+        ("The screen's contrast is 2.8 to 1.", "The contrast is 2.8:1."),
+        ("Grace and Tom meet every week to talk it over.", "Weekly 1:1 with Grace and Tom."),
+        ("The fine is 12 pounds 40.", "The fine is £12.40."),
+        ("It costs eight dollars and fifteen cents.", "It costs $8.15."),
+        ("The refund is £31.75.", "The refund is 31 pounds 75."),
+    ],
+)
+def test_times_ratios_and_spoken_money_match(source: str, summary: str) -> None:
+    """A time's minutes, a ratio's unit side and an amount's hundredths are no new number."""
+    assert _new_numbers(source, summary) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "new"),
+    [
+        ("The bus leaves at 9:15.", "The bus leaves at 9:45.", "9:45"),
+        ("The bus leaves at 8 in the morning.", "The bus leaves at 9:00.", "9:00"),
+        ("The contrast is 2.8 to 1.", "The contrast is 3.5:1.", "3.5"),
+        ("The fine is 12 pounds 40.", "The fine is £12.90.", "12.90"),
+    ],
+)
+def test_a_changed_time_ratio_or_amount_is_still_found(source: str, summary: str, new: str) -> None:
+    """The joined readings stay exact: a different time, ratio side or amount is new."""
+    assert _new_numbers(source, summary) == [new]
+
+
+def test_a_weight_in_pounds_and_ounces_is_not_money() -> None:
+    """A weight, "7 pounds 12 ounces", is two numbers, not 7.12."""
+    assert [m.written for m in mentions("The baby weighed 7 pounds 12 ounces.")] == ["7", "12"]
+
+
+def test_timestamps_keep_their_parts() -> None:
+    """Three colon-joined numbers (a timestamp) are read as before: each part on its own."""
+    assert {"0", "1", "45"} <= numbers("[00:01:45] Hello.")
