@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from sumjudge.offline.numbers import mentions, new_numbers, numbers
+from sumjudge.offline.problems import broken_reason
 from sumjudge.offline.source import analyse_source
 
 
@@ -58,3 +59,25 @@ def test_a_weight_in_pounds_and_ounces_is_not_money() -> None:
 def test_timestamps_keep_their_parts() -> None:
     """Three colon-joined numbers (a timestamp) are read as before: each part on its own."""
     assert {"0", "1", "45"} <= numbers("[00:01:45] Hello.")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Maya books the venue once the deposit is in.",
+        "We will decide when the survey results are in.",
+        "The discount is still on.",
+    ],
+)
+def test_a_preposition_used_as_an_adverb_after_be_ends_a_sentence(sentence: str) -> None:
+    """After "be", "in" is an adverb ("once the deposit is in"): the sentence is complete."""
+    assert broken_reason(sentence) == ""
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The panel will meet in.", "The report is about the drop in.", "The crew is working on."],
+)
+def test_a_sentence_cut_after_a_preposition_is_still_broken(sentence: str) -> None:
+    """Anywhere else a final "in" or "on" still leaves the sentence unfinished."""
+    assert broken_reason(sentence).startswith("ends with")

@@ -13,6 +13,13 @@ from .records import SourceInfo
 from .support import WindowSupport
 from .text import content, words
 
+# Prepositions that are also adverbs: after a form of "be" they close a sentence ("once the
+# change is in", "the offer is still on"); anywhere else at the end they leave it unfinished.
+_ADVERB_PARTICLES = frozenset(["in", "on"])
+_BE_FORMS = frozenset(["is", "are", "was", "were", "be", "been", "being", "am"])
+# Adverbs that may stand between the two ("the offer is still on", "the forms are all in").
+_BETWEEN = frozenset(["not", "still", "now", "already", "all", "back", "finally", "also"])
+
 _CLAUSE = re.compile(
     r",\s+|;\s+|\s+(?:and|but|because|so|while|which|who|after|before|although|dan|tetapi|"
     r"karena|sehingga|yang)\s+"
@@ -27,7 +34,7 @@ def broken_reason(sent: str) -> str:
         return "too short"
     if stripped[-1] not in ".!?\"'”’)":
         return "no closing punctuation"
-    if ws[-1] in BROKEN_END:
+    if ws[-1] in BROKEN_END and not _particle_end(ws):
         return f'ends with "{ws[-1]}"'
     if stripped.count("(") != stripped.count(")"):
         return "unbalanced parentheses"
@@ -39,6 +46,13 @@ def broken_reason(sent: str) -> str:
             if ws[i : i + k] == ws[i + k : i + 2 * k]:
                 return f'repeated phrase "{" ".join(ws[i : i + k])}"'
     return ""
+
+
+def _particle_end(ws: list[str]) -> bool:
+    """Whether the last word is a preposition used as an adverb after "be" ("... is in")."""
+    if ws[-1] not in _ADVERB_PARTICLES or len(ws) < 2:
+        return False
+    return ws[-2] in _BE_FORMS or (len(ws) >= 3 and ws[-2] in _BETWEEN and ws[-3] in _BE_FORMS)
 
 
 def clause_min(sent: str, support: WindowSupport) -> float:
