@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from sumjudge.offline import OfflineScorer
 from sumjudge.offline.numbers import mentions, new_numbers, numbers
 from sumjudge.offline.problems import broken_reason
 from sumjudge.offline.source import analyse_source
@@ -81,3 +82,31 @@ def test_a_preposition_used_as_an_adverb_after_be_ends_a_sentence(sentence: str)
 def test_a_sentence_cut_after_a_preposition_is_still_broken(sentence: str) -> None:
     """Anywhere else a final "in" or "on" still leaves the sentence unfinished."""
     assert broken_reason(sentence).startswith("ends with")
+
+
+_TRIED = (
+    "Agent: Let's try restarting the router. Switch it off at the wall, wait ten seconds, "
+    "then switch it back on.\n"
+    "Customer: Okay, it's back on.\n"
+    "Agent: Can you open a web page now?\n"
+    "Customer: {outcome}\n"
+    "Agent: Then I'll book an engineer for Thursday morning.\n"
+)
+_TRIED_SUMMARY = "Switching the router off at the wall for ten seconds and back on did not help."
+
+
+def _negation(source: str, summary: str) -> list[str]:
+    analysis = OfflineScorer(use_embeddings=False).analyse(source, summary)
+    return [si.unmatched_negation for si in analysis.sentences if si.unmatched_negation]
+
+
+def test_a_failed_attempt_is_matched_by_the_reply_after_it() -> None:
+    """A summary's "did not help" restates the turn after the attempt ("still nothing")."""
+    source = _TRIED.format(outcome="Still nothing loads, the same error page.")
+    assert _negation(source, _TRIED_SUMMARY) == []
+
+
+def test_a_negation_the_reply_does_not_back_is_still_found() -> None:
+    """When the reply says it worked, "did not help" has no negated counterpart."""
+    source = _TRIED.format(outcome="Yes, the page loads fine now.")
+    assert _negation(source, _TRIED_SUMMARY) == ["not"]

@@ -89,7 +89,10 @@ def unmatched_negation(
         return ""
     close = np.flatnonzero(lex >= 0.8 * lex.max()) if has_content else [best]
     spans = [info.windows[int(k)] for k in close] + [info.windows[best]]
-    if any(any(info.neg_units[lo:hi]) for lo, hi in spans):
+    # in a dialogue the turn after a passage is its answer: what was tried, then "still
+    # nothing" ("the reset did not help")
+    reply = 1 if info.dialogue else 0
+    if any(any(info.neg_units[lo : hi + reply]) for lo, hi in spans):
         return ""
     for i in at:
         scope = set(content(" ".join(ws[i + 1 : i + 6]))[:2])
