@@ -110,3 +110,29 @@ def test_a_negation_the_reply_does_not_back_is_still_found() -> None:
     """When the reply says it worked, "did not help" has no negated counterpart."""
     source = _TRIED.format(outcome="Yes, the page loads fine now.")
     assert _negation(source, _TRIED_SUMMARY) == ["not"]
+
+
+_CALL = (
+    "Agent: Please send the receipt by email today.\n"
+    "Customer: Sure, I'll do that tonight.\n"
+    "Agent: And I'll call the shop on Monday.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "**Next steps:** the customer emails the receipt; the agent calls the shop on Monday.",
+        "Open points: the customer emails the receipt; the agent calls the shop on Monday.",
+    ],
+)
+def test_a_run_in_label_is_not_a_name(summary: str) -> None:
+    """A label ("Next steps:") opening a dialogue summary's line is no new name."""
+    analysis = OfflineScorer(use_embeddings=False).analyse(_CALL, summary)
+    assert [n for si in analysis.sentences for n in si.new_names] == []
+
+
+def test_a_new_name_before_a_verb_is_still_found() -> None:
+    """A name opening a sentence with a verb after it ("Judy calls") is still read."""
+    analysis = OfflineScorer(use_embeddings=False).analyse(_CALL, "Judy calls the shop on Monday.")
+    assert [n for si in analysis.sentences for n in si.new_names] == ["Judy"]

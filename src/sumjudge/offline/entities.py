@@ -27,7 +27,8 @@ _CAP = re.compile(
 )
 _NOT_NAMES = STOP | NEGATIONS | TITLES | UNITS
 _NUMBER_LIKE = set(NUMBER_WORDS) | set(ORDINAL_WORDS) | set(FRACTION_WORDS)
-_VERBISH = re.compile(r"\s+(?:and|or|is|was|will|has|had|wants|can|would|[a-z]+s)\b")
+# (not before a colon: "Next steps:", "Open points:" are a summary's labels, not "Judy asks")
+_VERBISH = re.compile(r"\s+(?:and|or|is|was|will|has|had|wants|can|would|[a-z]+s)\b(?!:)")
 
 
 def names(text: str, *, initial: bool = False) -> list[str]:
