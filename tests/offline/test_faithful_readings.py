@@ -136,3 +136,9 @@ def test_a_new_name_before_a_verb_is_still_found() -> None:
     """A name opening a sentence with a verb after it ("Judy calls") is still read."""
     analysis = OfflineScorer(use_embeddings=False).analyse(_CALL, "Judy calls the shop on Monday.")
     assert [n for si in analysis.sentences for n in si.new_names] == ["Judy"]
+
+
+def test_the_lead_in_of_a_list_is_complete() -> None:
+    """A sentence closed by a colon introduces the list after it: it is not cut off."""
+    assert broken_reason("The board picked three suppliers for the new site:") == ""
+    assert broken_reason("The board picked three suppliers for the new site") != ""

@@ -32,7 +32,8 @@ def broken_reason(sent: str) -> str:
     stripped = sent.strip()
     if len(ws) < 3:
         return "too short"
-    if stripped[-1] not in ".!?\"'”’)":
+    # (a colon closes the lead-in of a list: "The team chose two themes:")
+    if stripped[-1] not in ".!?:\"'”’)":
         return "no closing punctuation"
     if ws[-1] in BROKEN_END and not _particle_end(ws):
         return f'ends with "{ws[-1]}"'
