@@ -142,3 +142,21 @@ def test_the_lead_in_of_a_list_is_complete() -> None:
     """A sentence closed by a colon introduces the list after it: it is not cut off."""
     assert broken_reason("The board picked three suppliers for the new site:") == ""
     assert broken_reason("The board picked three suppliers for the new site") != ""
+
+
+@pytest.mark.parametrize(
+    ("source", "summary"),
+    [
+        ("Agent: The engineer comes at nine thirty.", "The engineer comes at 9:30."),
+        ("Agent: It's ten fifteen on Thursday.", "The slot is Thursday 10:15."),
+        ("Agent: The adapter is nine ninety-nine.", "The adapter costs £9.99."),
+    ],
+)
+def test_a_spoken_time_or_price_matches_its_digits(source: str, summary: str) -> None:
+    """A call's "nine thirty" is 9:30 (or 9.30), never 39."""
+    assert _new_numbers(source, summary) == []
+
+
+def test_a_spoken_time_is_still_compared() -> None:
+    """A different time than the one said is new."""
+    assert _new_numbers("Agent: The engineer comes at nine thirty.", "At 9:45.") == ["9:45"]

@@ -24,7 +24,8 @@ from sumjudge.offline.lexicon import (
     ORDINAL_WORDS,
     SCALES,
 )
-from sumjudge.offline.numbers import _tokens, _vocabulary, mentions, numbers
+from sumjudge.offline.number_words import vocabulary
+from sumjudge.offline.numbers import _tokens, mentions, numbers
 from sumjudge.offline.records import SourceInfo
 from sumjudge.offline.source import _HYPHENATED, SourceCache, _name_set, analyse_source
 from sumjudge.offline.support import WindowSupport
@@ -121,7 +122,7 @@ def _expected(text: str) -> list[tuple[tuple[int, int], str | None, str | None]]
     return [
         (m.span(), m.group("num"), m.group("word"))
         for m in _one_pattern().finditer(text)
-        if m.group("word") is None or m.group("word").lower() in _vocabulary()
+        if m.group("word") is None or m.group("word").lower() in vocabulary()
     ]
 
 

@@ -17,14 +17,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from .lexicon import (
-    FRACTION_WORDS,
-    MULTIPLIERS,
-    NUMBER_WORDS,
-    ORDINAL_WORDS,
-    SCALES,
-    word_set,
-)
+from .lexicon import FRACTION_WORDS, MULTIPLIERS, ORDINAL_WORDS, SCALES, word_set
+from .number_words import KOMA, POINT, compound, spoken_pair, vocabulary, word_number
 from .records import SourceInfo
 
 __all__ = ["Mention", "mentions", "new_numbers", "numbers"]
@@ -32,11 +26,6 @@ __all__ = ["Mention", "mentions", "new_numbers", "numbers"]
 # Single characters spelled out one by one ("N L 5 5 0 2 9 8 1", "5-5-0"): three or more,
 # at least two of them digits.
 _SPELLED = re.compile(r"(?<![\w.,])(?:[A-Za-z0-9][ -]){2,}[A-Za-z0-9](?![\w])")
-# Indonesian operators inside number words: "dua belas" = 12, "empat puluh" = 40,
-# "tiga ratus" = 300 ("ratus" is also in NUMBER_WORDS, as a multiplier).
-_TEEN, _TENS = "belas", "puluh"
-# The decimal point in words: "two point four" = 2.4, "dua koma lima" = 2.5.
-_POINT, _KOMA = "point", "koma"
 _ORDINAL_SUFFIXES = frozenset(["st", "nd", "rd", "th"])
 _WEAK_WORD_VALUES = frozenset([0.0, 1.0, 2.0])  # "one", "first", "second", "a couple"
 # "9 pounds 33": a currency word between the units and two-digit hundredths (not "7 pounds
@@ -89,70 +78,6 @@ def _digit_values(tok: str) -> set[float]:
     return out
 
 
-def _word_number(w: str) -> tuple[float, str] | None:
-    """A number word's value and kind ("num", "ordinal" or "fraction"), or None."""
-    if w in NUMBER_WORDS:
-        return float(NUMBER_WORDS[w]), "num"
-    if w in ORDINAL_WORDS:
-        return float(ORDINAL_WORDS[w]), "ordinal"
-    if w in FRACTION_WORDS:
-        return float(FRACTION_WORDS[w]), "fraction"
-    if w.startswith("ke") and w[2:] in NUMBER_WORDS and w != "ke":  # "ketiga", "kesepuluh"
-        return float(NUMBER_WORDS[w[2:]]), "ordinal"
-    if w in (_TEEN, _TENS, _POINT, _KOMA):
-        return 0.0, w
-    return None
-
-
-def _compound(run: list[str]) -> tuple[set[float], bool]:
-    """The values of a run of number words, and whether it reads as digits spelled out.
-
-    "forty one" = 41, "two hundred fifty" = 250, "dua belas" = 12, "empat puluh satu" =
-    41, "two million" = 2,000,000, "two thirds" = 0.67 (and the ordinal reading is kept
-    for a lone "third"); "five five zero" (digits only, no tens or multiplier) is spelled
-    out, 550, and also gives its digits.
-    """
-    items = [wn for w in run if (wn := _word_number(w)) is not None]
-    decimal = next((k for k, (_, kind) in enumerate(items) if kind in (_POINT, _KOMA)), None)
-    if decimal is not None:
-        whole, _ = _compound(run[:decimal])
-        digits = "".join(str(int(v)) for v, k in items[decimal + 1 :] if k == "num" and v < 10)
-        value = float(f"{int(max(whole))}.{digits or 0}")
-        scale = [v for v, k in items[decimal + 1 :] if k == "num" and v >= 1000]
-        return {value, value * scale[-1]} if scale else {value}, False
-    if len(items) >= 2 and all(k == "num" and v < 10 for v, k in items):
-        return {float("".join(str(int(v)) for v, _ in items))} | {v for v, _ in items}, True
-    total, current, last, fraction = 0.0, 0.0, 0.0, None
-    for w, (v, k) in zip(run, items, strict=True):
-        if w in FRACTION_WORDS and (current or k == "fraction"):
-            fraction = (current or 1.0) * float(FRACTION_WORDS[w])
-            current = 0.0
-        elif k == _TEEN:  # "dua belas": the last digit plus ten
-            current += 10.0 if last else 11.0
-        elif k == _TENS:  # "empat puluh": the last digit times ten
-            current += 9.0 * last if last else 10.0
-        elif v < 10.0:
-            current += v
-            last = v
-            continue
-        elif v == 100.0:
-            current = (current or 1.0) * 100.0
-        elif v >= 1000.0:
-            total += (current or 1.0) * v
-            current = 0.0
-        elif v == 12.0 and current:  # "two dozen"
-            current *= 12.0
-        else:
-            current += v
-        last = 0.0
-    if fraction is not None:
-        return {total + fraction}, False
-    values = {total + current}
-    if len(run) == 1 and run[0] in FRACTION_WORDS:  # a lone "third": ordinal or fraction
-        values.add(float(FRACTION_WORDS[run[0]]))
-    return values, False
-
-
 def _forms(values: set[float], *, fraction: bool = False) -> frozenset[str]:
     out = {_canon(v) for v in values}
     if fraction:  # "half" is also "50%", "a third" also "33%"
@@ -194,13 +119,13 @@ def _scan(text: str) -> tuple[list[Mention], set[str]]:
                 break
             j += 1
         run = [x.group(0).lower() for x in found[i:j]]
-        while run and run[-1] in (_POINT, _KOMA):  # "the point", "dua koma" without digits
+        while run and run[-1] in (POINT, KOMA):  # "the point", "dua koma" without digits
             run.pop()
             j -= 1
-        if not run or run[0] in (_POINT, _KOMA):
+        if not run or run[0] in (POINT, KOMA):
             i += 1
             continue
-        vals, _spelled = _compound(run)
+        vals, _spelled = compound(run)
         fraction = any(w in FRACTION_WORDS for w in run)
         value = max(vals)
         small = len(run) == 1 and (
@@ -210,7 +135,11 @@ def _scan(text: str) -> tuple[list[Mention], set[str]]:
             or (run[0] in ORDINAL_WORDS and value <= 2)
         )
         written = text[m.start() : found[j - 1].end()]
-        mention = Mention(written, _forms(vals, fraction=fraction), True, small)
+        forms = _forms(vals, fraction=fraction)
+        pair = spoken_pair(run)
+        if pair is not None:  # "nine thirty": 9:30 or 9.30
+            forms |= _clock(int(pair[0]), int(pair[1])) | {_canon(pair[0] + pair[1] / 100)}
+        mention = Mention(written, forms, True, small)
         located.append((mention, m.start(), found[j - 1].end()))
         i = j
     out += _joined(text, located)
@@ -269,16 +198,23 @@ def _clock_or_ratio(left: Mention, right: Mention) -> list[Mention]:
     if left.written.isdigit() and len(right.written) == 2 and right.written.isdigit():
         hour, minutes = int(left.written), int(right.written)
         if hour <= 24 and minutes < 60:
-            values = set()
-            for h in {hour, hour - 12} if hour > 12 else {hour}:
-                values |= {f"{h}:{minutes:02d}", _canon(h + minutes / 100)}
-                if minutes == 0:
-                    values.add(str(h))
             parts = left.values | right.values
-            return [Mention(written, frozenset(values), False, False, parts)]
+            return [Mention(written, _clock(hour, minutes), False, False, parts)]
     return [
         Mention(side.written, side.values, False, side.values == {"1"}) for side in (left, right)
     ]
+
+
+def _clock(hour: int, minutes: int) -> frozenset[str]:
+    """A time's forms: "19:50" and "19.50", "7:50" and "7.50"; "9:00" is also "9"."""
+    if minutes >= 60 or hour > 24:
+        return frozenset()
+    values = set()
+    for h in {hour, hour - 12} if hour > 12 else {hour}:
+        values |= {f"{h}:{minutes:02d}", _canon(h + minutes / 100)}
+        if minutes == 0:
+            values.add(str(h))
+    return frozenset(values)
 
 
 def _money(major: Mention, minor: Mention, gap: str, after: str) -> Mention | None:
@@ -303,15 +239,6 @@ _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
 @cache
-def _vocabulary() -> frozenset[str]:
-    """Every number word `_tokens` reads (lower-case letters only)."""
-    vocabulary = set(NUMBER_WORDS) | set(ORDINAL_WORDS) | set(FRACTION_WORDS)
-    vocabulary |= {_TEEN, _TENS, _POINT, _KOMA}
-    vocabulary |= {"ke" + w for w in NUMBER_WORDS}
-    return frozenset(vocabulary)
-
-
-@cache
 def _pattern() -> re.Pattern[str]:
     """Digits (with a scale or ordinal suffix), or a run of letters."""
     suffixes = "|".join(
@@ -332,10 +259,10 @@ def _tokens(text: str) -> list[re.Match[str]]:
     position took most of the time on long sources. (That alternation also matched
     through Unicode case folding, "ſix" for "six", which no reader knew: it raised.)
     """
-    vocabulary = _vocabulary()
+    known = vocabulary()
     pattern = _pattern()
     word = pattern.groupindex["word"]  # (by number: no lookup of the name per match)
-    return [m for m in pattern.finditer(text) if (r := m[word]) is None or r.lower() in vocabulary]
+    return [m for m in pattern.finditer(text) if (r := m[word]) is None or r.lower() in known]
 
 
 def _outside(toks: list[re.Match[str]], spans: list[tuple[int, int]]) -> list[re.Match[str]]:
@@ -372,8 +299,8 @@ def numbers(text: str) -> set[str]:
     found, number_words = _scan(text)
     for m in found:
         out |= m.values | m.parts
-    for low in number_words - {_POINT, _KOMA}:
-        wn = _word_number(low)
+    for low in number_words - {POINT, KOMA}:
+        wn = word_number(low)
         if wn is not None and wn[1] in ("num", "ordinal", "fraction"):
             out |= _forms({wn[0]})
         if low in FRACTION_WORDS:
