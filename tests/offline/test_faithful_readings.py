@@ -160,3 +160,10 @@ def test_a_spoken_time_or_price_matches_its_digits(source: str, summary: str) ->
 def test_a_spoken_time_is_still_compared() -> None:
     """A different time than the one said is new."""
     assert _new_numbers("Agent: The engineer comes at nine thirty.", "At 9:45.") == ["9:45"]
+
+
+def test_a_moment_of_a_timed_transcript_is_no_new_number() -> None:
+    """A summary citing "at 01:45" points at the turn stamped [00:01:45]: no new time."""
+    source = "[00:01:45] Agent: The refund is approved.\n[00:02:10] Customer: Thanks.\n"
+    assert _new_numbers(source, "At 01:45 the agent approved the refund.") == []
+    assert _new_numbers(source, "At 03:45 the agent approved the refund.") == ["03:45"]

@@ -13,6 +13,7 @@ summary's mention is new only when none of them is in the source.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -170,7 +171,7 @@ def _joined(text: str, located: list[tuple[Mention, int, int]]) -> list[Mention]
             if run == k + 1:
                 out += _clock_or_ratio(m, nxt)
             else:
-                out += [x for x, _, _ in located[k : run + 1]]
+                out += _timestamp([x for x, _, _ in located[k : run + 1]])
             k = run + 1
             continue
         money = _money(m, nxt, gap, text[n_end : n_end + 12])
@@ -203,6 +204,23 @@ def _clock_or_ratio(left: Mention, right: Mention) -> list[Mention]:
     return [
         Mention(side.written, side.values, False, side.values == {"1"}) for side in (left, right)
     ]
+
+
+def _timestamp(parts: list[Mention]) -> list[Mention]:
+    """A timestamp's parts ("00:01:45.000"), the first also standing for its "01:45" readings.
+
+    A summary of a timed transcript may cite a moment as minutes and seconds ("at 01:45")
+    or hours and minutes: each adjacent pair, read as a clock time, is among the parts a
+    source states.
+    """
+    pairs: set[str] = set()
+    for a, b in itertools.pairwise(parts):
+        whole = re.match(r"\d{2}(?![\d,])", b.written)
+        if a.written.isdigit() and whole is not None:
+            pairs |= _clock(int(a.written), int(whole.group(0)))
+    first = parts[0]
+    joined = Mention(first.written, first.values, False, False, first.parts | pairs)
+    return [joined, *parts[1:]]
 
 
 def _clock(hour: int, minutes: int) -> frozenset[str]:
