@@ -11,9 +11,9 @@ from .closeness import closeness_features
 from .coverage import weighted_coverage
 from .dialogue import people, swap_check
 from .embed import Embedder, FloatArray
-from .entities import new_dates, new_names
+from .entities import names, new_dates, new_names
 from .focus import IntArray, Progress, SummaryVectors, summary_vectors
-from .grammar import agreement_errors
+from .grammar import grammar_errors, persons_of, proper_names
 from .mentions import listed_twice
 from .numbers import new_numbers
 from .owners import owner_swaps
@@ -216,10 +216,12 @@ def analyse(
         swaps = owner_swaps(sents, people(info.units), info.units, info.assignments)
         for si, swap in zip(infos, swaps, strict=True):
             si.owner_swap = swap if fold(si.text) not in info.folded else None
-    if detect_language(summary) == "en":  # the agreement rules are English words
-        vocabulary = info.token_set | set(words(summary))
-        for si in infos:
-            si.agreement = agreement_errors(si.text, vocabulary)
+    vocabulary = info.token_set | set(words(summary))
+    persons = persons_of(info.text, frozenset(info.speakers))
+    named = proper_names(info.text, frozenset(info.name_set), {n.lower() for n in names(summary)})
+    errors = grammar_errors(sents, vocabulary, detect_language(summary), persons, named)
+    for si, errs in zip(infos, errors, strict=True):
+        si.agreement = errs
     extractive = all(fold(s) in info.folded for s in sents)
     if extractive:  # the source's own sentences are not broken, whatever they look like
         for si in infos:

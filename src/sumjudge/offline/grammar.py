@@ -8,33 +8,35 @@ Each rule is a short pattern whose every match is an error, whatever the topic:
   ...": the next word is a verb, a relative pronoun, a preposition or the end, so the noun
   is not a modifier as in "many customer accounts"; the noun's plural is used in the
   summary or the source, so it is a countable noun);
-- a form of "be" before a bare verb that is never an adjective or a noun
-  ("is still depend on", `words/bare_verbs.txt`);
 - a subject pronoun with the wrong verb form at the start of a clause ("they is", "he
   have", "she still have", "so he were");
-- a modal before an inflected verb ("can starts", "will starting", "should not drives"),
-  the inflected verb's base being a word of the summary or the source;
 - a count above one before a singular noun that ends its phrase ("two day was", "90
-  ticket on", "within ten minute."), the noun's plural used in the summary or the source;
+  ticket on", "within ten minute.", "four daily main is"), the noun's plural used in the
+  summary or the source; not after a name ("Falcon 9 rocket": a model's number);
+- a singular determiner before a plural noun ("this months", "per platforms", "a
+  two-minutes restart"), the noun's singular used in the summary or the source;
+- a double comparative ("more lower", "the most best", "a more cheap quote");
 - "going" before a bare verb without "to" ("is going be");
-- verb forms that are no English word ("bringed", `words/wrong_forms.txt`).
+- verb forms that are no English word ("bringed", `words/wrong_forms.txt`);
+- the verb-form errors of `grammar_verbs` (a subject or an auxiliary with the wrong form).
 
-English only: the patterns are English words, and other languages are left alone.
+`grammar_errors` applies these to English summaries and `grammar_id`'s rules to
+Indonesian ones; other languages are left alone.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from functools import lru_cache
 
-from .lexicon import word_set
+from .grammar_id import indonesian_errors
+from .grammar_verbs import SINGULAR_S, base_verb, verb_form_errors
+from .lexicon import FRACTION_WORDS, STOP, TITLES, word_set
 from .text import words
 
-BARE_VERBS = word_set("bare_verbs")
 WRONG_FORMS = word_set("wrong_forms")
-_MODALS = frozenset(["will", "would", "can", "could", "should", "must", "shall"])
 _GOING_BARE = frozenset(["be", "have", "get", "do", "make", "take", "send", "start", "give"])
-# words ending in "s" that are not a verb's third person ("will always", "can perhaps")
-_S_WORDS = frozenset(["always", "perhaps", "sometimes", "afterwards", "nevertheless", "thus"])
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[^\w\s]")
 _BE = frozenset(["is", "are", "was", "were", "am", "be"])
 _BE_SINGULAR = frozenset(["is", "was", "has", "does", "doesn't", "isn't", "wasn't", "hasn't"])
@@ -105,6 +107,9 @@ _SUBJECT_VERB = {
     "it": frozenset(["are", "have", "do", "don't", "aren't", "haven't", "am"]),
     "i": frozenset(["is", "are", "has", "does", "doesn't", "isn't", "aren't", "hasn't"]),
 }
+COMPARATIVES = word_set("comparatives")
+SHORT_ADJECTIVES = word_set("short_adjectives")
+_COUNT_WORDS = frozenset(["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])
 # before a subject pronoun: its verb may follow it correctly in a question or after a
 # modal ("does he have", "should it be"), so only a sentence start or a conjunction counts
 _CLAUSE_START = frozenset(["and", "but", "so", "because", "when", "since", "although"])
@@ -118,20 +123,51 @@ def _plural_forms(w: str) -> tuple[str, ...]:
     return (w + "s",)
 
 
-def agreement_errors(sent: str, vocabulary: set[str]) -> list[str]:
-    """The agreement errors of one sentence, each as the words at fault ("many customer").
+def grammar_errors(
+    sents: Sequence[str],
+    vocabulary: set[str],
+    language: str,
+    persons: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
+) -> list[list[str]]:
+    """The grammar errors of each sentence of a summary, each as the words at fault.
+
+    Args:
+        sents: The summary's sentences.
+        vocabulary: Lower-case words the summary and its source use.
+        language: The summary's language ("en", "id"; others get no errors).
+        persons: Lower-case names of the people of the source (`grammar_verbs`).
+        names: Lower-case proper names of the source and summary.
+    """
+    if language == "id":
+        return [indonesian_errors(s, names | persons) for s in sents]
+    if language != "en":
+        return [[] for _ in sents]
+    return [agreement_errors(s, vocabulary, persons, names) for s in sents]
+
+
+def agreement_errors(
+    sent: str,
+    vocabulary: set[str],
+    persons: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
+) -> list[str]:
+    """The grammar errors of one English sentence, each as the words at fault ("many customer").
 
     Args:
         sent: The sentence.
         vocabulary: Words the summary and its source use (a noun's plural is looked up
             there, to know the word is a countable noun).
+        persons: Lower-case names of the people of the source (`grammar_verbs`).
+        names: Lower-case proper names of the source and summary.
     """
     ws = words(sent)
     out: list[str] = [w for w in ws if w in WRONG_FORMS]
-    out += _modal_errors(ws, vocabulary) + _count_errors(sent, vocabulary)
+    out += _count_errors(sent, vocabulary) + _number_errors(sent, vocabulary)
     for i, w in enumerate(ws):
         nxt = ws[i + 1] if i + 1 < len(ws) else ""
         after = ws[i + 2] if i + 2 < len(ws) else ""
+        before = ws[i - 1] if i > 0 else ""
         if w == "their" and nxt in _BE:
             out.append(f"{w} {nxt}")
         elif w == "there" and nxt in _BE_SINGULAR and after in _QUANTIFIERS - {"these", "those"}:
@@ -142,51 +178,94 @@ def agreement_errors(sent: str, vocabulary: set[str]) -> list[str]:
             and not nxt.endswith("s")
             and any(p in vocabulary for p in _plural_forms(nxt))
             and (after in _AFTER_HEAD or after == "")
-            and (i == 0 or ws[i - 1] not in ("a", "the", "of"))
+            and before not in ("a", "the")
+            and (before != "of" or w in ("these", "those"))
         ):
             out.append(f"{w} {nxt}")
-        elif w in _BE and (nxt in BARE_VERBS or (nxt in _ADVERBS and after in BARE_VERBS)):
-            out.append(f"{w} {nxt}" + (f" {after}" if nxt in _ADVERBS else ""))
-        elif w in _SUBJECT_VERB and (i == 0 or ws[i - 1] in _CLAUSE_START):
+        elif w in _SUBJECT_VERB and (i == 0 or before in _CLAUSE_START):
             verb = after if nxt in _ADVERBS else nxt
             if verb in _SUBJECT_VERB[w] or (w in ("he", "she", "it") and verb == "were"):
                 out.append(f"{w} {nxt}" + (f" {after}" if nxt in _ADVERBS else ""))
-        elif w == "going" and nxt in _GOING_BARE and i > 0 and ws[i - 1] in _BE:
+        elif (w == "going" and nxt in _GOING_BARE and before in _BE) or (
+            w in ("more", "most") and _double_comparative(ws, i)
+        ):
             out.append(f"{w} {nxt}")
-    return out
+    out += verb_form_errors(sent, vocabulary, persons, names)
+    # one error found by two rules ("two day" is a count and a quantifier) is one error
+    return list(dict.fromkeys(out))
 
 
-def _modal_errors(ws: list[str], vocabulary: set[str]) -> list[str]:
-    """A modal before an inflected verb ("can starts", "will starting", "should not drives")."""
-    out: list[str] = []
-    for i, w in enumerate(ws[:-1]):
-        if w not in _MODALS:
-            continue
-        j = i + 2 if ws[i + 1] in ("not", *_ADVERBS) and i + 2 < len(ws) else i + 1
-        v = ws[j]
-        if v in _S_WORDS or not v.isalpha() or len(v) < 4:
-            continue
-        inflected = v.endswith("s") and not v.endswith(("ss", "us", "is")) and v[:-1] in vocabulary
-        inflected = inflected or (v.endswith("ing") and len(v) > 5 and v[:-3] in vocabulary)
-        if inflected:
-            out.append(" ".join(ws[i : j + 1]))
-    return out
+def _double_comparative(ws: list[str], i: int) -> bool:
+    """A double comparative: "more lower", "most best", "a more cheap quote"."""
+    nxt = ws[i + 1] if i + 1 < len(ws) else ""
+    if nxt in COMPARATIVES:
+        return True
+    return nxt in SHORT_ADJECTIVES and i > 0 and ws[i - 1] in ("a", "an", "the", "much", "far")
 
 
-def _count_errors(sent: str, vocabulary: set[str]) -> list[str]:
-    """A count above one before a singular noun ending its phrase ("two day was")."""
+def _number_errors(sent: str, vocabulary: set[str]) -> list[str]:
+    """A singular determiner before a plural noun ("this months", "a two-minutes restart")."""
     toks = _TOKEN.findall(sent.lower())
     out: list[str] = []
     for i, t in enumerate(toks[:-1]):
-        n = _small_count(t)
-        if n is None or n < 2 or (i > 0 and toks[i - 1] in (".", ",", "-", "/", ":")):
-            continue
         noun = toks[i + 1]
         nxt = toks[i + 2] if i + 2 < len(toks) else ""
-        plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
-        ends = nxt in _AFTER_HEAD or nxt == "" or (len(nxt) == 1 and not nxt.isalnum())
-        if noun.isalpha() and not noun.endswith("s") and plural in vocabulary and ends:
-            out.append(f"{t} {noun}")
+        if t in ("this", "per") and _regular_plural(noun, vocabulary, t == "per"):
+            # "this" before a verb in "-s" is a subject ("this helps."): only a plural
+            # that is no verb of the text, ending its phrase, is an error
+            ends = nxt == "" or not nxt.isalnum() or t == "per"
+            if ends and (t == "per" or not base_verb(noun[:-1], vocabulary)):
+                out.append(f"{t} {noun}")
+        elif (t.isdigit() or t in _COUNT_WORDS) and i > 0 and toks[i - 1] in ("a", "an"):
+            # "a two-minutes restart": a count joined to a plural noun before another noun
+            unit = toks[i + 2] if i + 2 < len(toks) else ""
+            after = toks[i + 3] if i + 3 < len(toks) else ""
+            if noun == "-" and _regular_plural(unit, vocabulary, True) and after.isalpha():
+                out.append(f"a {t}-{unit}")
+    return out
+
+
+def _regular_plural(w: str, vocabulary: set[str], plain: bool = False) -> bool:
+    """A regular plural noun ("months") whose singular the text uses; no fraction ("thirds").
+
+    `plain`: where only a noun can stand ("per ...", "a two-...s restart") the singular
+    need not be in the text.
+    """
+    if not w.isalpha() or not w.endswith("s") or w.endswith(("ss", "us", "is")) or len(w) < 4:
+        return False
+    if w in FRACTION_WORDS or w[:-1] in FRACTION_WORDS or w in SINGULAR_S:
+        return False
+    return plain or w[:-1] in vocabulary
+
+
+def _count_errors(sent: str, vocabulary: set[str]) -> list[str]:
+    """A count above one before a singular noun ending its phrase ("two day was").
+
+    One modifier may come between ("four daily main is"). A number after a name is part
+    of it ("Falcon 9 rocket", "Windows 10 laptop"), and one after punctuation is a part
+    of a bigger number, a date or a version.
+    """
+    raw = _TOKEN.findall(sent)
+    toks = [t.lower() for t in raw]
+    out: list[str] = []
+    for i, t in enumerate(toks[:-1]):
+        n = _small_count(t)
+        if n is None or n < 2 or (i > 0 and not toks[i - 1].isalpha()):
+            continue
+        if i > 0 and raw[i - 1][:1].isupper():
+            continue
+        for k in (i + 1, i + 2):  # the noun, or a modifier and then the noun
+            noun = toks[k] if k < len(toks) else ""
+            nxt = toks[k + 1] if k + 1 < len(toks) else ""
+            plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
+            ends = nxt in _AFTER_HEAD or nxt == "" or (len(nxt) == 1 and not nxt.isalnum())
+            if noun.isalpha() and not noun.endswith("s") and plural in vocabulary and ends:
+                out.append(" ".join(toks[i : k + 1]))
+                break
+            if not noun.isalpha() or noun.endswith("s") or noun in _AFTER_HEAD:
+                break
+            if plural in vocabulary:  # a countable noun: not a modifier ("two year old")
+                break
     return out
 
 
@@ -194,3 +273,40 @@ def _small_count(t: str) -> int | None:
     if t.isdigit() and len(t) <= 4:
         return int(t)
     return {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}.get(t)
+
+
+_ROLES = word_set("roles")
+_TITLED = re.compile(r"\b([A-Z][a-z]+)\.?\s+([A-Z][a-z]+)")
+_INTRODUCED = re.compile(r"\b(?:[Tt]his is|[Mm]y name is|I'm|I am)\s+([A-Z][a-z]+)")
+
+
+@lru_cache(maxsize=16)
+def persons_of(text: str, speakers: frozenset[str]) -> frozenset[str]:
+    """Lower-case names of the people of a source: its speakers, titled and introduced names.
+
+    Role words ("Agent:") are no names. Cached: a source's summaries share the answer.
+    """
+    out = {w.strip(".").lower() for s in speakers for w in s.split()}
+    out |= {m.group(2).lower() for m in _TITLED.finditer(text) if m.group(1).lower() in TITLES}
+    out |= {m.group(1).lower() for m in _INTRODUCED.finditer(text)}
+    return frozenset(out - TITLES - _ROLES - STOP)
+
+
+_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w-])")
+
+
+@lru_cache(maxsize=16)
+def _lower_words(text: str) -> frozenset[str]:
+    return frozenset(_LOWER_WORD.findall(text))
+
+
+def proper_names(
+    source: str, source_names: frozenset[str], summary_names: set[str]
+) -> frozenset[str]:
+    """Lower-case names that the source and summary never write in lower case.
+
+    A capitalised word at the start of a sentence is taken for a name by `entities.names`
+    ("Current spend is ..."); written in lower case elsewhere ("the current plan") it is a
+    common word, and its phrase is checked.
+    """
+    return frozenset((source_names | summary_names) - _lower_words(source))

@@ -19,6 +19,8 @@ from .source import Progress, SourceCache, analyse_source, collector_paused
 from .text import shorten
 
 DEFAULT_METRICS: tuple[str, ...] = ("coherence", "consistency", "relevance", "fluency")
+#: Fluency is poor (1) with two or more language errors and one per this many sentences.
+SENTENCES_PER_ERROR = 10
 
 
 @dataclass(frozen=True)
@@ -297,12 +299,14 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
     The fitted model weighs signals on average, but a summary with a broken sentence is not
     fluent (with two or more it is poor) and one that states a number the source lacks is not
     fully consistent (with two or more such facts it is poor), however good the rest looks.
+    Fluency is poor with language errors at a rate (`garbled`): one slip in a long summary
+    leaves it fair.
     """
     n_broken = sum(1 for si in a.sentences if si.broken)
     broken = n_broken > 0 or bool(a.doubled_words)
-    # agreement errors ("Their is many customer") are fluency's evidence as broken sentences
+    # grammar errors ("Their is many customer") are fluency's evidence as broken sentences
     n_agree = sum(len(si.agreement) for si in a.sentences)
-    if metric == "fluency" and n_broken + n_agree >= 2:
+    if metric == "fluency" and garbled(n_broken + n_agree, len(a.sentences)):
         return 1
     if metric == "fluency" and n_agree:
         return 2
@@ -323,6 +327,15 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
     if metric == "relevance" and a.omitted:  # a central passage left out: not complete
         return 2
     return 3
+
+
+def garbled(n_errors: int, n_sentences: int) -> bool:
+    """Whether language errors make a summary's fluency poor: two or more, at a rate.
+
+    At least one error per `SENTENCES_PER_ERROR` sentences: two in a summary of up to 20
+    sentences, three in one of 30. Monotone in the errors, and explained by their count.
+    """
+    return n_errors >= 2 and n_errors * SENTENCES_PER_ERROR >= n_sentences
 
 
 def _people_wrong(si: SentenceInfo) -> int:
