@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .grammar_id import indonesian_errors
-from .grammar_verbs import SINGULAR_S, base_verb, verb_form_errors
+from .grammar_verbs import IRREGULAR_BASES, SINGULAR_S, base_verb, verb_form_errors
 from .lexicon import FRACTION_WORDS, STOP, TITLES, word_set
 from .text import words
 
@@ -109,6 +109,9 @@ _SUBJECT_VERB = {
 }
 COMPARATIVES = word_set("comparatives")
 SHORT_ADJECTIVES = word_set("short_adjectives")
+# words between "a" and a plural that make it right ("a few days", "a couple weeks")
+_NOT_MODIFIERS = word_set("plural_quantities")
+_PREPOSITIONS = frozenset(["in", "on", "at", "for", "with", "from", "by", "to", "about"])
 _COUNT_WORDS = frozenset(["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])
 # before a subject pronoun: its verb may follow it correctly in a question or after a
 # modal ("does he have", "should it be"), so only a sentence start or a conjunction counts
@@ -216,6 +219,8 @@ def _number_errors(sent: str, vocabulary: set[str]) -> list[str]:
             ends = nxt == "" or not nxt.isalnum() or t == "per"
             if ends and (t == "per" or not base_verb(noun[:-1], vocabulary)):
                 out.append(f"{t} {noun}")
+        elif t in ("a", "an"):
+            out += _article_plural(toks, i, vocabulary)
         elif (t.isdigit() or t in _COUNT_WORDS) and i > 0 and toks[i - 1] in ("a", "an"):
             # "a two-minutes restart": a count joined to a plural noun before another noun
             unit = toks[i + 2] if i + 2 < len(toks) else ""
@@ -223,6 +228,27 @@ def _number_errors(sent: str, vocabulary: set[str]) -> list[str]:
             if noun == "-" and _regular_plural(unit, vocabulary, True) and after.isalpha():
                 out.append(f"a {t}-{unit}")
     return out
+
+
+def _article_plural(toks: list[str], i: int, vocabulary: set[str]) -> list[str]:
+    """An article, up to two modifiers and a plural noun ending its phrase ("a status notes").
+
+    The plural is no "-s" form of a verb of the text ("a vendor works on").
+    """
+    for k in (i + 1, i + 2, i + 3):
+        w = toks[k] if k < len(toks) else ""
+        nxt = toks[k + 1] if k + 1 < len(toks) else ""
+        if k > i + 1 and _regular_plural(w, vocabulary):
+            # not before "." or ",": "..., an official says." is a verb
+            ends = nxt in _PREPOSITIONS or nxt in (";", ":", ")")
+            verb = w[:-1] in STOP or w[:-1] in IRREGULAR_BASES or base_verb(w[:-1], vocabulary)
+            if ends and not verb:
+                return [" ".join(toks[i : k + 1])]
+            return []
+        plural_like = w.endswith("s") and not w.endswith(("ss", "us", "is"))
+        if not w.isalpha() or plural_like or w in STOP or w in _NOT_MODIFIERS:
+            return []
+    return []
 
 
 def _regular_plural(w: str, vocabulary: set[str], plain: bool = False) -> bool:
@@ -276,7 +302,9 @@ def _small_count(t: str) -> int | None:
 
 
 _ROLES = word_set("roles")
-_TITLED = re.compile(r"\b([A-Z][a-z]+)\.?\s+([A-Z][a-z]+)")
+_TITLED = re.compile(r"(?<![\w'])(?i:" + "|".join(sorted(TITLES)) + r")\.?\s+([A-Z][a-z]+)")
+_SINGULAR_NAME = re.compile(r"\b([A-Z][a-z]+)\s+(?:is|was|has|does|isn't|wasn't|hasn't|doesn't)\b")
+_PLURAL_NAME = re.compile(r"\b([A-Z][a-z]+)\s+(?:are|were|have|aren't|weren't|haven't)\b")
 _INTRODUCED = re.compile(r"\b(?:[Tt]his is|[Mm]y name is|I'm|I am)\s+([A-Z][a-z]+)")
 
 
@@ -287,9 +315,21 @@ def persons_of(text: str, speakers: frozenset[str]) -> frozenset[str]:
     Role words ("Agent:") are no names. Cached: a source's summaries share the answer.
     """
     out = {w.strip(".").lower() for s in speakers for w in s.split()}
-    out |= {m.group(2).lower() for m in _TITLED.finditer(text) if m.group(1).lower() in TITLES}
+    out |= {m.group(1).lower() for m in _TITLED.finditer(text)}
     out |= {m.group(1).lower() for m in _INTRODUCED.finditer(text)}
-    return frozenset(out - TITLES - _ROLES - STOP)
+    return frozenset(out - TITLES - _ROLES - STOP) | singular_names(text)
+
+
+def singular_names(text: str) -> frozenset[str]:
+    """Lower-case names the text uses with a singular verb ("Felix was"), never a plural one.
+
+    A name never written in lower case, so a capitalised common word at a sentence's start
+    ("Budget is tight") is none.
+    """
+    found = {m.group(1).lower() for m in _SINGULAR_NAME.finditer(text)}
+    # a team or a company with plural verbs too ("Liverpool are"): no single person
+    plural = {m.group(1).lower() for m in _PLURAL_NAME.finditer(text)}
+    return frozenset(found - plural - _lower_words(text) - STOP - TITLES)
 
 
 _LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z][a-z]+(?![\w-])")

@@ -112,6 +112,8 @@ _DETERMINERS = frozenset(
         "another",
     ]
 )
+# stop words that are adjectives inside a noun phrase ("the new printer")
+_STOP_ADJECTIVES = frozenset(["new", "same", "other", "own", "whole", "main", "next", "last"])
 _SINGULAR_PRONOUNS = frozenset(["he", "she", "it"])
 _PLURAL_PRONOUNS = frozenset(["i", "you", "we", "they"])
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
@@ -184,10 +186,13 @@ def base_verb(v: str, vocabulary: set[str], after_subject: bool = False) -> bool
         return False
     if v in BARE_VERBS or v in IRREGULAR_BASES:
         return True
-    if v.endswith(("s", "ed")):
+    if v.endswith("s") or (v.endswith("ed") and not v.endswith("eed")):  # ("need")
         return False
     forms = (v + "ed", v + "d", v + v[-1] + "ed", v[:-1] + "ied", v + "es")
-    return any(f in vocabulary for f in forms) or (after_subject and v + "s" in vocabulary)
+    if any(f in vocabulary for f in forms):
+        return True
+    loose = (v + "s", v + "ing", v[:-1] + "ing" if v.endswith("e") else "")
+    return after_subject and any(f and f in vocabulary for f in loose)
 
 
 def _s_form(v: str, vocabulary: set[str]) -> bool:
@@ -223,14 +228,27 @@ def _subject(
         k = i + 1
         while k < len(toks) and raw[k][:1].isupper() and toks[k] in persons:
             k += 1  # "Leila Haddad"
+        k = _after_apposition(toks, k)
         j = _verb_after(toks, k)
         v = toks[j] if j >= 0 else ""
         were_ok = v in ("were", "weren't") and opener in _SUBJUNCTIVE["were"]
         wrong = (v in _PLURAL_BE | {"am"} and not were_ok) or (
             opener not in _SUBJUNCTIVE["bare"] and base_verb(v, vocabulary, True)
         )
-        return [" ".join(raw[i : j + 1])] if wrong else []
+        return [_join(raw[i : j + 1])] if wrong else []
     return _noun_subject(raw, toks, i, vocabulary, names, True)
+
+
+def _after_apposition(toks: list[str], k: int) -> int:
+    """Past an apposition after a name ("Josh, the agent, explain"): where the verb starts."""
+    if k + 2 >= len(toks) or toks[k] != "," or toks[k + 1] not in _DETERMINERS:
+        return k
+    for m in range(k + 2, min(len(toks), k + 7)):
+        if toks[m] == ",":
+            return m + 1
+        if not toks[m].isalnum():
+            break
+    return k
 
 
 def _noun_subject(
@@ -261,7 +279,7 @@ def _noun_subject(
     j = _verb_after(toks, k)
     v = toks[j] if j >= 0 else ""
     after = toks[j + 1] if 0 <= j < len(toks) - 1 else ""
-    words = " ".join(raw[start : j + 1]) if j >= 0 else ""
+    words = _join(raw[start : j + 1]) if j >= 0 else ""
     if _plural_head(head, vocabulary) and clause_start:
         return [words] if v in _SINGULAR_BE or (v.endswith("s") and _verb_only(v)) else []
     if not _singular_head(head):
@@ -282,6 +300,11 @@ def _noun_subject(
     return []
 
 
+def _join(tokens: list[str]) -> str:
+    """Tokens as the words at fault, written as in text ("Josh, the agent, explain")."""
+    return " ".join(tokens).replace(" ,", ",")
+
+
 def _verb_only(w: str) -> bool:
     """A verb that is never a noun, bare or in "-s" ("include", "includes", "goes")."""
     if w in BARE_VERBS or w in ("goes", "does", "has"):
@@ -291,7 +314,9 @@ def _verb_only(w: str) -> bool:
 
 def _in_phrase(low: str) -> bool:
     """Whether a token can be part of a noun phrase (a modifier or its head)."""
-    if low in STOP or low in _ADVERBS or low in _MODALS or low in _BE or low in _HAVE:
+    if (low in STOP and low not in _STOP_ADJECTIVES) or low in _ADVERBS or low in _MODALS:
+        return False
+    if low in _BE or low in _HAVE:
         return False
     return low.isalnum() and not (low in _PLURAL_PRONOUNS or low in _SINGULAR_PRONOUNS)
 
@@ -342,7 +367,7 @@ def _past(v: str, vocabulary: set[str]) -> bool:
     if len(v) < 6:
         return False
     bases = (v[:-1], v[:-2], v[:-3] if v[-3] == v[-4] else "", v[:-3] + "y")
-    return any(len(b) >= 4 and b in vocabulary and b + "s" in vocabulary for b in bases)
+    return any(len(b) >= 4 and b in vocabulary for b in bases)
 
 
 def _after_have(toks: list[str], i: int) -> list[str]:
