@@ -9,9 +9,8 @@ from __future__ import annotations
 import pytest
 
 from sumjudge.offline import OfflineScorer
-from sumjudge.offline.grammar import agreement_errors, grammar_errors, persons_of
+from sumjudge.offline.grammar import agreement_errors, garbled, grammar_errors, persons_of
 from sumjudge.offline.grammar_id import indonesian_errors
-from sumjudge.offline.scorer import garbled
 
 VOCABULARY = {
     "failed",
@@ -175,6 +174,7 @@ def test_one_slip_is_fair_and_garbled_text_is_poor(lex: OfflineScorer) -> None:
     )
     v = lex.score(SOURCE, garbled_summary, ("fluency",))["fluency"]
     assert v.score == 1, v.explanation
+    assert v.evidence[0] == "2 language errors in 3 sentences"
     assert any('"new printer are"' in e for e in v.evidence)
     assert any('"Omar send"' in e for e in v.evidence)
     slip = (

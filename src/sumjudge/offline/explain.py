@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .features import SWAP_EVIDENCE
+from .grammar import garbled
 from .records import Analysis, SentenceInfo
 from .text import shorten
 
@@ -19,7 +20,8 @@ _T: dict[str, dict[str, str]] = {
         "contra": '"{s}" says the opposite of the source: "{q}"',
         "vote": '"{s}" says no one was against, but the source records a vote against: "{q}"',
         "owner": '"{s}" gives the task to {x}, but in the source {y} takes it: "{q}"',
-        "agree": 'agreement error ("{x}") in "{s}"',
+        "agree": 'grammar error ("{x}") in "{s}"',
+        "rate": "{n} language errors in {m} sentences",
         "unsup": 'no source passage supports "{s}" (best match: "{q}")',
         "omit": 'leaves out an important source passage: "{q}"',
         "repeat": 'repeats itself: "{a}" / "{b}"',
@@ -34,7 +36,7 @@ _T: dict[str, dict[str, str]] = {
         "of its {n} sentences are close to a source passage, the others reworded.",
         "ok_rel": "It covers the main source passages (coverage {x:.0%} of key content).",
         "ok_coh": "No repeated or broken sentences (it has {n}).",
-        "ok_flu": "Every sentence ({n}) is complete; no doubled words or agreement errors.",
+        "ok_flu": "Every sentence ({n}) is complete; no doubled words or grammar errors.",
         "short": "No single flaw stands out; its signals together fall short of good.",
         "cov": "it covers {x:.0%} of the key source content",
         "some_sup": "{k} of {n} summary sentences are supported by the source",
@@ -52,7 +54,8 @@ _T: dict[str, dict[str, str]] = {
         '"{q}"',
         "owner": '"{s}" memberikan tugas kepada {x}, padahal di sumber {y} yang mengambilnya: '
         '"{q}"',
-        "agree": 'kesalahan kesesuaian kata ("{x}") dalam "{s}"',
+        "agree": 'kesalahan tata bahasa ("{x}") dalam "{s}"',
+        "rate": "{n} kesalahan bahasa dalam {m} kalimat",
         "unsup": 'tidak ada bagian sumber yang mendukung "{s}" (paling mirip: "{q}")',
         "omit": 'melewatkan bagian penting dari sumber: "{q}"',
         "repeat": 'mengulang kalimat: "{a}" / "{b}"',
@@ -68,8 +71,7 @@ _T: dict[str, dict[str, str]] = {
         "dirumuskan ulang.",
         "ok_rel": "Ringkasan mencakup bagian utama sumber (cakupan {x:.0%} isi kunci).",
         "ok_coh": "Tidak ada kalimat yang berulang atau rusak (dari {n} kalimat).",
-        "ok_flu": "Setiap kalimat ({n}) lengkap; tidak ada kata ganda atau kesalahan kesesuaian "
-        "kata.",
+        "ok_flu": "Setiap kalimat ({n}) lengkap; tidak ada kata ganda atau kesalahan tata bahasa.",
         "short": "Tidak ada satu kelemahan yang menonjol; sinyal-sinyalnya bersama-sama belum "
         "mencapai tingkat baik.",
         "cov": "mencakup {x:.0%} isi kunci sumber",
@@ -140,6 +142,9 @@ def evidence_for(metric: str, a: Analysis, lang: str, swaps: bool = True) -> lis
             if si.broken
         ]
     elif metric == "fluency":
+        n_errors = sum(bool(si.broken) + len(si.agreement) for si in a.sentences)
+        if garbled(n_errors, len(a.sentences)):  # what makes fluency poor, counted
+            ev.append(t["rate"].format(n=n_errors, m=len(a.sentences)))
         ev += [
             t["broken"].format(x=si.broken, s=shorten(si.text, 60))
             for si in a.sentences

@@ -126,6 +126,21 @@ def _plural_forms(w: str) -> tuple[str, ...]:
     return (w + "s",)
 
 
+#: Fluency is poor (1) with two or more language errors and one per this many sentences.
+SENTENCES_PER_ERROR = 10
+
+
+def garbled(n_errors: int, n_sentences: int) -> bool:
+    """Whether language errors make a summary's fluency poor: two or more, at a rate.
+
+    Language errors are grammar errors and broken sentences. At least one per
+    `SENTENCES_PER_ERROR` sentences: two in a summary of up to 20 sentences, three in one
+    of 30; one slip in a long summary leaves it fair. Monotone in the errors, and
+    explained by their count.
+    """
+    return n_errors >= 2 and n_errors * SENTENCES_PER_ERROR >= n_sentences
+
+
 def grammar_errors(
     sents: Sequence[str],
     vocabulary: set[str],

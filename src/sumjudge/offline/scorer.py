@@ -12,6 +12,7 @@ from .embed import Embedder, embeddings_available
 from .explain import UNSUPPORTED, evidence_for, explanation, sentence_problems
 from .features import analyse
 from .focus import scope_note
+from .grammar import garbled
 from .languages import check_readable, explanation_language
 from .profile import calibrated_version
 from .records import Analysis, SentenceInfo, SourceInfo
@@ -19,8 +20,6 @@ from .source import Progress, SourceCache, analyse_source, collector_paused
 from .text import shorten
 
 DEFAULT_METRICS: tuple[str, ...] = ("coherence", "consistency", "relevance", "fluency")
-#: Fluency is poor (1) with two or more language errors and one per this many sentences.
-SENTENCES_PER_ERROR = 10
 
 
 @dataclass(frozen=True)
@@ -327,15 +326,6 @@ def _evidence_cap(metric: str, a: Analysis) -> int:
     if metric == "relevance" and a.omitted:  # a central passage left out: not complete
         return 2
     return 3
-
-
-def garbled(n_errors: int, n_sentences: int) -> bool:
-    """Whether language errors make a summary's fluency poor: two or more, at a rate.
-
-    At least one error per `SENTENCES_PER_ERROR` sentences: two in a summary of up to 20
-    sentences, three in one of 30. Monotone in the errors, and explained by their count.
-    """
-    return n_errors >= 2 and n_errors * SENTENCES_PER_ERROR >= n_sentences
 
 
 def _people_wrong(si: SentenceInfo) -> int:
