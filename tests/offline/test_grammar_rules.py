@@ -56,6 +56,12 @@ NAMES = frozenset(["chelsea", "falcon"])
         ("The files had being moved before the audit.", "had being"),
         ("The audit did not checked the last quarter.", "did not checked"),
         ("Ann were on leave in May.", "Ann were"),
+        ("Ben raise the topic at every review.", "Ben raise"),
+        ("The board met on June to vote.", "on june"),
+        ("Costs stayed despite of the cuts.", "despite of"),
+        ("She had not sign the form before noon.", "had not sign"),
+        ("The two who needs a laptop get one today.", "two who needs"),
+        ("It is a plan which include the new printers.", "plan which include"),
     ],
 )
 def test_english_errors(sentence: str, error: str) -> None:
@@ -94,6 +100,11 @@ def test_english_errors(sentence: str, error: str) -> None:
         "Will you be at the meeting?",
         "She has been at the client since May.",
         "Both teams failed the check twice.",
+        "The board met on June 5 and on 12 June.",
+        "Ann had not come to the first call.",
+        "They missed two deadlines, which means a delay.",
+        "The two who need a laptop get one today.",
+        "Ann herself took the notes.",
     ],
 )
 def test_fluent_english(sentence: str) -> None:

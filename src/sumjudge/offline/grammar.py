@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from .grammar_id import indonesian_errors
 from .grammar_verbs import IRREGULAR_BASES, SINGULAR_S, base_verb, verb_form_errors
-from .lexicon import FRACTION_WORDS, STOP, TITLES, word_set
+from .lexicon import FRACTION_WORDS, MONTHS, ORDINAL_WORDS, STOP, TITLES, word_set
 from .text import words
 
 WRONG_FORMS = word_set("wrong_forms")
@@ -111,6 +111,8 @@ COMPARATIVES = word_set("comparatives")
 SHORT_ADJECTIVES = word_set("short_adjectives")
 # words between "a" and a plural that make it right ("a few days", "a couple weeks")
 _NOT_MODIFIERS = word_set("plural_quantities")
+# prepositions that never take "of" ("despite of", "above of the policy")
+_NOT_BEFORE_OF = frozenset(["despite", "above", "during", "within", "until", "towards"])
 _PREPOSITIONS = frozenset(["in", "on", "at", "for", "with", "from", "by", "to", "about"])
 _COUNT_WORDS = frozenset(["two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"])
 # before a subject pronoun: its verb may follow it correctly in a question or after a
@@ -204,6 +206,10 @@ def agreement_errors(
             verb = after if nxt in _ADVERBS else nxt
             if verb in _SUBJECT_VERB[w] or (w in ("he", "she", "it") and verb == "were"):
                 out.append(f"{w} {nxt}" + (f" {after}" if nxt in _ADVERBS else ""))
+        elif w == "of" and before in _NOT_BEFORE_OF:
+            out.append(f"{before} of")
+        elif w == "on" and nxt in MONTHS and not (after[:1].isdigit() or after in ORDINAL_WORDS):
+            out.append(f"on {nxt}")  # "on June" (a day is "on", a month "in")
         elif (w == "going" and nxt in _GOING_BARE and before in _BE) or (
             w in ("more", "most") and _double_comparative(ws, i)
         ):

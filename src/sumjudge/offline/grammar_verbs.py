@@ -30,6 +30,7 @@ import re
 from .lexicon import NUMBER_WORDS, ORDINAL_WORDS, STOP, word_map, word_set
 
 BARE_VERBS = word_set("bare_verbs")
+COMMON_VERBS = word_set("common_verbs")
 PAST_ONLY = word_set("past_only")
 SAME_PAST = word_set("same_past")
 PLURAL_AGREEING = word_set("plural_agreeing")
@@ -114,6 +115,10 @@ _DETERMINERS = frozenset(
 )
 # stop words that are adjectives inside a noun phrase ("the new printer")
 _STOP_ADJECTIVES = frozenset(["new", "same", "other", "own", "whole", "main", "next", "last"])
+_PARTICIPLE_IS_BARE = frozenset(["come", "become", "run", "overcome"])
+_PLURAL_ANTECEDENTS = frozenset(
+    ["two", "three", "four", "five", "those", "these", "people", "others", "many", "several"]
+)
 _SINGULAR_PRONOUNS = frozenset(["he", "she", "it"])
 _PLURAL_PRONOUNS = frozenset(["i", "you", "we", "they"])
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
@@ -147,6 +152,8 @@ def verb_form_errors(
             out += _after_have(toks, i)
         elif t in _BE:
             out += _after_be(toks, i, vocabulary)
+        elif t in ("who", "which", "that"):
+            out += _relative_errors(toks, i, vocabulary)
         if _clause_start(toks, i):
             out += _subject(raw, toks, i, vocabulary, persons, names | persons)
         elif i > 0 and toks[i - 1] in ("and", "or") and t in _DETERMINERS:
@@ -180,11 +187,11 @@ def base_verb(v: str, vocabulary: set[str], after_subject: bool = False) -> bool
     """Whether `v` is a verb's bare form: listed, or its "-ed" form is in the text.
 
     `after_subject`: `v` follows a subject (a person, "she"), where a noun cannot stand,
-    so its "-s" form in the text is enough too.
+    so a frequent verb (`words/common_verbs.txt`) or its "-s" form in the text is enough.
     """
     if not v.isalpha() or len(v) < 3 or v in STOP or v in SAME_PAST or v.endswith("ing"):
         return False
-    if v in BARE_VERBS or v in IRREGULAR_BASES:
+    if v in BARE_VERBS or v in IRREGULAR_BASES or (after_subject and v in COMMON_VERBS):
         return True
     if v.endswith("s") or (v.endswith("ed") and not v.endswith("eed")):  # ("need")
         return False
@@ -377,6 +384,29 @@ def _after_have(toks: list[str], i: int) -> list[str]:
         j += 1
     if j < len(toks) and (toks[j] == "being" or toks[j] in PAST_ONLY):
         return [" ".join(toks[i : j + 1])]
+    # "had not sign": after "have not" a verb's participle, not its bare form (unless the
+    # two are one: "have not come", "had not put")
+    v = toks[j] if j < len(toks) else ""
+    negated = j > i + 1 and toks[j - 1] in ("not", "never")
+    if negated and v in BARE_VERBS | COMMON_VERBS and v not in _PARTICIPLE_IS_BARE | SAME_PAST:
+        return [" ".join(toks[i : j + 1])]
+    return []
+
+
+def _relative_errors(toks: list[str], i: int, vocabulary: set[str]) -> list[str]:
+    """A relative pronoun right after a noun, with a verb of the wrong number.
+
+    "the two who struggles", "customers that needs", "a plan that include" (no comma
+    before the pronoun: after one, "which" may stand for the whole clause).
+    """
+    if i == 0 or i + 1 >= len(toks):
+        return []
+    ante, v = toks[i - 1], toks[i + 1]
+    plural = ante in _PLURAL_ANTECEDENTS or _plural_head(ante, vocabulary)
+    if plural and _s_form(v, vocabulary):
+        return [f"{ante} {toks[i]} {v}"]
+    if _singular_head(ante) and ante.isalpha() and v in BARE_VERBS and toks[i] != "that":
+        return [f"{ante} {toks[i]} {v}"]
     return []
 
 
