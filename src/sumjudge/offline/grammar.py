@@ -31,7 +31,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .grammar_id import indonesian_errors
-from .grammar_verbs import IRREGULAR_BASES, SINGULAR_S, base_verb, verb_form_errors
+from .grammar_subjects import verb_form_errors
+from .grammar_verbs import IRREGULAR_BASES, SINGULAR_S, base_verb
 from .lexicon import FRACTION_WORDS, MONTHS, ORDINAL_WORDS, STOP, TITLES, word_set
 from .text import words
 

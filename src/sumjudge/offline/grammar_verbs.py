@@ -1,31 +1,22 @@
-"""English verb-form errors: a subject with the wrong verb form, an auxiliary with the wrong form.
+"""English auxiliaries with the wrong verb form, and the verb lexicon of the grammar rules.
 
 Found without a parser, from word patterns whose every match is an error whatever the topic:
 
-- a subject at the start of a clause with a verb of the wrong number: a person's name or
-  "he", "she", "it" with a bare verb ("Ibrahim write", "she pay") or with "are", "were",
-  "have"; "I", "you", "we", "they" with a verb in "-s" ("they needs"); a singular noun
-  phrase with "are", "were", "have" or a bare "be" ("the rear light are", "the estimate
-  be"), or with a verb that is never a noun (`words/bare_verbs.txt`: "the plan include");
-  a plural noun phrase with "is", "was", "has" ("the help articles goes");
-- a subject pronoun with a bare "be" ("until it be fixed");
+- a modal, or "do" with "not", before an inflected verb ("can starts", "will gets",
+  "should not drives", "didn't went", "will been");
+- "have", "has", "had" before "being" or a simple past that is no participle ("have
+  came", `words/past_only.txt`), or "had not" before a bare verb ("had not sign");
 - a form of "be" before a bare verb that is never a noun ("is propose"), or before a verb
   whose past form the text uses and a passive "by" ("were mark unsafe by the inspector");
-- "have", "has", "had" before "being" or a simple past that is no participle ("have came",
-  `words/past_only.txt`);
-- a modal, or "do" with "not", before an inflected verb ("can starts", "will gets",
-  "should not drives", "didn't went", "will been").
+- a relative pronoun right after its noun with a verb of the other number ("the two who
+  struggles", "a plan which include").
 
-A clause start is the sentence's start or a word that opens a clause ("because", "so",
-"but"...): a noun phrase after a verb or a preposition is an object, and inverted or
-subjunctive clauses ("at the heart of it are", "if it were", "that he pay") are left alone.
-What is a person: a speaker of the source, or a name after a title or introduced ("this is
-Valerie"). Team and company names are not, since British English gives them plural verbs.
+The subjects with the wrong verb are `grammar_subjects`' rules; both read verbs with
+`base_verb` and `s_form` (a word is a verb when listed or when the text uses its "-ed"
+form).
 """
 
 from __future__ import annotations
-
-import re
 
 from .lexicon import NUMBER_WORDS, ORDINAL_WORDS, STOP, word_map, word_set
 
@@ -36,12 +27,12 @@ SAME_PAST = word_set("same_past")
 PLURAL_AGREEING = word_set("plural_agreeing")
 SINGULAR_S = word_set("singular_s")
 IRREGULAR_BASES = frozenset(word_map("irregular_past").values()) - SAME_PAST
-_MODALS = frozenset(
+MODALS = frozenset(
     ["will", "would", "can", "could", "should", "must", "shall", "might", "may", "cannot"]
 )
-_DO_NOT = frozenset(["doesn't", "didn't", "don't"])
-_DO = frozenset(["do", "does", "did"])
-_ADVERBS = frozenset(
+DO_NOT = frozenset(["doesn't", "didn't", "don't"])
+DO = frozenset(["do", "does", "did"])
+ADVERBS = frozenset(
     [
         "still",
         "also",
@@ -65,120 +56,22 @@ _ADVERBS = frozenset(
 )
 # words ending in "s" that are not a verb's third person ("will always", "can perhaps")
 _S_WORDS = frozenset(["always", "perhaps", "sometimes", "afterwards", "nevertheless", "thus"])
-_PLURAL_BE = frozenset(["are", "were", "have", "aren't", "weren't", "haven't"])
-_SINGULAR_BE = frozenset(["is", "was", "has", "isn't", "wasn't", "hasn't", "does", "doesn't"])
-_BE = frozenset(["is", "are", "was", "were", "am", "been", "being"])
-_HAVE = frozenset(["have", "has", "had", "haven't", "hasn't", "hadn't"])
-# words that open a clause, so that a subject follows (a comma only with a conjunction:
-# "the manager and the agent are" has one plural subject)
-_OPENERS = frozenset(
-    [
-        "because",
-        "since",
-        "although",
-        "though",
-        "while",
-        "when",
-        "so",
-        "but",
-        "until",
-        "unless",
-        "once",
-        "whereas",
-        "as",
-        "if",
-        "before",
-        "after",
-        "that",
-    ]
-)
-# after these a singular "were" is a subjunctive ("if it were", "as though it were") and
-# after "that" a bare verb is one ("asked that he pay")
-_SUBJUNCTIVE = {"were": frozenset(["if", "as", "though", "wish"]), "bare": frozenset(["that"])}
-_DETERMINERS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "this",
-        "his",
-        "her",
-        "its",
-        "our",
-        "their",
-        "my",
-        "your",
-        "each",
-        "every",
-        "another",
-    ]
-)
-# stop words that are adjectives inside a noun phrase ("the new printer")
-_STOP_ADJECTIVES = frozenset(["new", "same", "other", "own", "whole", "main", "next", "last"])
+PLURAL_BE = frozenset(["are", "were", "have", "aren't", "weren't", "haven't"])
+SINGULAR_BE = frozenset(["is", "was", "has", "isn't", "wasn't", "hasn't", "does", "doesn't"])
+BE = frozenset(["is", "are", "was", "were", "am", "been", "being"])
+HAVE = frozenset(["have", "has", "had", "haven't", "hasn't", "hadn't"])
 _PARTICIPLE_IS_BARE = frozenset(["come", "become", "run", "overcome"])
 _PLURAL_ANTECEDENTS = frozenset(
     ["two", "three", "four", "five", "those", "these", "people", "others", "many", "several"]
 )
-_SINGULAR_PRONOUNS = frozenset(["he", "she", "it"])
-_PLURAL_PRONOUNS = frozenset(["i", "you", "we", "they"])
-_TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
+SINGULAR_PRONOUNS = frozenset(["he", "she", "it"])
+PLURAL_PRONOUNS = frozenset(["i", "you", "we", "they"])
 _NUMBERISH = frozenset(NUMBER_WORDS) | frozenset(ORDINAL_WORDS)
 
 
-def verb_form_errors(
-    sent: str,
-    vocabulary: set[str],
-    persons: frozenset[str] = frozenset(),
-    names: frozenset[str] = frozenset(),
-) -> list[str]:
-    """The verb-form errors of one sentence, each as the words at fault ("she pay").
-
-    Args:
-        sent: The sentence, as written (capitals mark names).
-        vocabulary: Lower-case words of the summary and its source (a verb's "-ed" form
-            there shows that a word is a verb).
-        persons: Lower-case names of the people in the source.
-        names: Lower-case proper names of the source and summary (a team or a company:
-            never a subject checked for its number).
-    """
-    raw = [t.replace("’", "'") for t in _TOKEN.findall(sent)]
-    toks = [t.lower() for t in raw]
-    out: list[str] = []
-    for i, t in enumerate(toks):
-        nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if t in _MODALS or (t in _DO and nxt in ("not", "n't")) or t in _DO_NOT:
-            out += _after_modal(toks, i, vocabulary)
-        elif t in _HAVE:
-            out += _after_have(toks, i)
-        elif t in _BE:
-            out += _after_be(toks, i, vocabulary)
-        elif t in ("who", "which", "that"):
-            out += _relative_errors(toks, i, vocabulary)
-        if _clause_start(toks, i):
-            out += _subject(raw, toks, i, vocabulary, persons, names | persons)
-        elif i > 0 and toks[i - 1] in ("and", "or") and t in _DETERMINERS:
-            out += _noun_subject(raw, toks, i, vocabulary, names | persons, False)
-    return out
-
-
-def _clause_start(toks: list[str], i: int) -> bool:
-    if i == 0 or toks[i - 1] in (";", ":", "-", "•", "*", "(") or toks[i - 1] in _OPENERS:
-        return True
-    # "and"/"or" after a comma and a clause of some words: a new clause, not a list of
-    # subjects ("Ann, Bob, and Carol are")
-    if toks[i - 1] not in ("and", "or") or i < 2 or toks[i - 2] != ",":
-        return False
-    chunk = 0
-    for t in reversed(toks[: i - 2]):
-        if t in (",", ";", ":"):
-            break
-        chunk += 1
-    return chunk >= 4
-
-
-def _verb_after(toks: list[str], j: int) -> int:
+def verb_after(toks: list[str], j: int) -> int:
     """The index of the verb after position `j`, skipping one adverb (or -1)."""
-    if j < len(toks) and toks[j] in _ADVERBS - {"not"}:
+    if j < len(toks) and toks[j] in ADVERBS - {"not"}:
         j += 1
     return j if j < len(toks) else -1
 
@@ -202,7 +95,7 @@ def base_verb(v: str, vocabulary: set[str], after_subject: bool = False) -> bool
     return after_subject and any(f and f in vocabulary for f in loose)
 
 
-def _s_form(v: str, vocabulary: set[str]) -> bool:
+def s_form(v: str, vocabulary: set[str]) -> bool:
     """Whether `v` is a verb's "-s" form ("needs", "goes", "carries")."""
     if v in _S_WORDS or v in SINGULAR_S or not v.isalpha() or len(v) < 4 or not v.endswith("s"):
         return False
@@ -212,123 +105,13 @@ def _s_form(v: str, vocabulary: set[str]) -> bool:
     return any(b and b not in STOP and base_verb(b, vocabulary) for b in bases)
 
 
-def _subject(
-    raw: list[str],
-    toks: list[str],
-    i: int,
-    vocabulary: set[str],
-    persons: frozenset[str],
-    names: frozenset[str],
-) -> list[str]:
-    """An error of the subject starting a clause at `i` with its verb, or []."""
-    t = toks[i]
-    opener = toks[i - 1] if i > 0 else ""
-    if t in _SINGULAR_PRONOUNS | _PLURAL_PRONOUNS:
-        j = _verb_after(toks, i + 1)
-        v = toks[j] if j >= 0 else ""
-        wrong = (
-            (t in _SINGULAR_PRONOUNS and opener not in _SUBJUNCTIVE["bare"])
-            and (base_verb(v, vocabulary, True) or v == "be")
-        ) or (t in _PLURAL_PRONOUNS and _s_form(v, vocabulary))
-        return [" ".join(toks[i : j + 1])] if wrong else []
-    if raw[i][:1].isupper() and t in persons:
-        k = i + 1
-        while k < len(toks) and raw[k][:1].isupper() and toks[k] in persons:
-            k += 1  # "Leila Haddad"
-        k = _after_apposition(toks, k)
-        j = _verb_after(toks, k)
-        v = toks[j] if j >= 0 else ""
-        were_ok = v in ("were", "weren't") and opener in _SUBJUNCTIVE["were"]
-        wrong = (v in _PLURAL_BE | {"am"} and not were_ok) or (
-            opener not in _SUBJUNCTIVE["bare"] and base_verb(v, vocabulary, True)
-        )
-        return [_join(raw[i : j + 1])] if wrong else []
-    return _noun_subject(raw, toks, i, vocabulary, names, True)
-
-
-def _after_apposition(toks: list[str], k: int) -> int:
-    """Past an apposition after a name ("Josh, the agent, explain"): where the verb starts."""
-    if k + 2 >= len(toks) or toks[k] != "," or toks[k + 1] not in _DETERMINERS:
-        return k
-    for m in range(k + 2, min(len(toks), k + 7)):
-        if toks[m] == ",":
-            return m + 1
-        if not toks[m].isalnum():
-            break
-    return k
-
-
-def _noun_subject(
-    raw: list[str],
-    toks: list[str],
-    i: int,
-    vocabulary: set[str],
-    names: frozenset[str],
-    clause_start: bool,
-) -> list[str]:
-    """A noun phrase starting a clause at `i` ("the rear light are") with a wrong verb."""
-    opener = toks[i - 1] if i > 0 else ""
-    if not (clause_start or (opener in ("and", "or") and toks[i] in _DETERMINERS)):
-        return []  # ("and the estimate be": a bare "be" is wrong after any subject)
-    start = i + 1 if toks[i] in _DETERMINERS else i
-    if start == i and i > 0 and opener not in (";", ":", "-", "•", "*"):
-        return []  # a phrase without a determiner only at the start of a sentence
-    k = start
-    while k < len(toks) and k - start < 5 and _in_phrase(toks[k]):
-        if k > start and (_verb_only(toks[k]) or toks[k].endswith("ed")):
-            break  # the verb ends the phrase
-        k += 1
-    if k == start or k >= len(toks):
-        return []
-    head, head_raw = toks[k - 1], raw[k - 1]
-    if not head.isalpha() or (head_raw[:1].isupper() and k - 1 > 0) or head in names:
-        return []  # a name or a number ends the phrase
-    j = _verb_after(toks, k)
-    v = toks[j] if j >= 0 else ""
-    after = toks[j + 1] if 0 <= j < len(toks) - 1 else ""
-    words = _join(raw[start : j + 1]) if j >= 0 else ""
-    if _plural_head(head, vocabulary) and clause_start:
-        return [words] if v in _SINGULAR_BE or (v.endswith("s") and _verb_only(v)) else []
-    if not _singular_head(head):
-        return []
-    if v in ("were", "weren't") and opener in _SUBJUNCTIVE["were"]:
-        return []
-    if v == "be" and opener not in ("that", "whether", "if"):
-        return [words]
-    if not clause_start:
-        return []
-    if v in _PLURAL_BE:
-        return [words]
-    # a bare verb that is never a noun ("the plan include"), unless a verb follows it
-    # ("the customer send button is ...": then the word was part of the phrase)
-    bare = v in BARE_VERBS and opener not in _SUBJUNCTIVE["bare"]
-    if bare and after not in _BE | _HAVE | {"and", "or"}:
-        return [words]
-    return []
-
-
-def _join(tokens: list[str]) -> str:
+def join_words(tokens: list[str]) -> str:
     """Tokens as the words at fault, written as in text ("Josh, the agent, explain")."""
     return " ".join(tokens).replace(" ,", ",")
 
 
-def _verb_only(w: str) -> bool:
-    """A verb that is never a noun, bare or in "-s" ("include", "includes", "goes")."""
-    if w in BARE_VERBS or w in ("goes", "does", "has"):
-        return True
-    return w.endswith("s") and (w[:-1] in BARE_VERBS or (w.endswith("es") and w[:-2] in BARE_VERBS))
-
-
-def _in_phrase(low: str) -> bool:
-    """Whether a token can be part of a noun phrase (a modifier or its head)."""
-    if (low in STOP and low not in _STOP_ADJECTIVES) or low in _ADVERBS or low in _MODALS:
-        return False
-    if low in _BE or low in _HAVE:
-        return False
-    return low.isalnum() and not (low in _PLURAL_PRONOUNS or low in _SINGULAR_PRONOUNS)
-
-
-def _singular_head(h: str) -> bool:
+def singular_head(h: str) -> bool:
+    """Whether `h` can head a singular noun phrase: no plural, collective or partitive."""
     return (
         len(h) >= 3
         and h.islower()
@@ -339,7 +122,7 @@ def _singular_head(h: str) -> bool:
     )
 
 
-def _plural_head(h: str, vocabulary: set[str]) -> bool:
+def plural_head(h: str, vocabulary: set[str]) -> bool:
     """A regular plural noun ("articles") whose singular the text uses."""
     if not h.endswith("s") or h.endswith(("ss", "us", "is", "ics")) or h in SINGULAR_S:
         return False
@@ -353,7 +136,7 @@ def _after_modal(toks: list[str], i: int, vocabulary: set[str]) -> list[str]:
     j = i + 1
     if j < len(toks) and toks[j] in ("not", "n't"):
         j += 1
-    if j < len(toks) and toks[j] in _ADVERBS:
+    if j < len(toks) and toks[j] in ADVERBS:
         j += 1
     if j >= len(toks):
         return []
@@ -380,7 +163,7 @@ def _past(v: str, vocabulary: set[str]) -> bool:
 def _after_have(toks: list[str], i: int) -> list[str]:
     """A "have" before "being" or a past that is no participle ("have partly came")."""
     j = i + 1
-    if j < len(toks) and toks[j] in _ADVERBS:
+    if j < len(toks) and toks[j] in ADVERBS:
         j += 1
     if j < len(toks) and (toks[j] == "being" or toks[j] in PAST_ONLY):
         return [" ".join(toks[i : j + 1])]
@@ -402,17 +185,17 @@ def _relative_errors(toks: list[str], i: int, vocabulary: set[str]) -> list[str]
     if i == 0 or i + 1 >= len(toks):
         return []
     ante, v = toks[i - 1], toks[i + 1]
-    plural = ante in _PLURAL_ANTECEDENTS or _plural_head(ante, vocabulary)
-    if plural and _s_form(v, vocabulary):
+    plural = ante in _PLURAL_ANTECEDENTS or plural_head(ante, vocabulary)
+    if plural and s_form(v, vocabulary):
         return [f"{ante} {toks[i]} {v}"]
-    if _singular_head(ante) and ante.isalpha() and v in BARE_VERBS and toks[i] != "that":
+    if singular_head(ante) and ante.isalpha() and v in BARE_VERBS and toks[i] != "that":
         return [f"{ante} {toks[i]} {v}"]
     return []
 
 
 def _after_be(toks: list[str], i: int, vocabulary: set[str]) -> list[str]:
     """A form of "be" before a bare verb ("is propose", "were mark unsafe by")."""
-    j = _verb_after(toks, i + 1)
+    j = verb_after(toks, i + 1)
     if j < 0 or toks[i] in ("been", "being"):
         return []
     v = toks[j]
@@ -423,4 +206,19 @@ def _after_be(toks: list[str], i: int, vocabulary: set[str]) -> list[str]:
     by = "by" in rest and all(w.isalnum() for w in rest[: rest.index("by")])
     if by and v not in IRREGULAR_BASES and base_verb(v, vocabulary):
         return [" ".join(toks[i : j + 1])]
+    return []
+
+
+def auxiliary_errors(toks: list[str], i: int, vocabulary: set[str]) -> list[str]:
+    """The errors of an auxiliary or a relative pronoun at `i` with the verb after it."""
+    t = toks[i]
+    nxt = toks[i + 1] if i + 1 < len(toks) else ""
+    if t in MODALS or (t in DO and nxt in ("not", "n't")) or t in DO_NOT:
+        return _after_modal(toks, i, vocabulary)
+    if t in HAVE:
+        return _after_have(toks, i)
+    if t in BE:
+        return _after_be(toks, i, vocabulary)
+    if t in ("who", "which", "that"):
+        return _relative_errors(toks, i, vocabulary)
     return []
