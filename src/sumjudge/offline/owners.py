@@ -1,59 +1,35 @@
 """Who does what: the person a summary gives a task to against who does it in the source.
 
-In a transcript a task is done or taken in three ways, each read from the turns as written:
+The source's tasks and their doers are read by `assignments`; the ways a summary names each
+speaker (names, titles, names in brackets, role words) by `doers`.
 
-- the speaker does it or takes it on in the first person: "I'll send the deck", "I've
-  added a note", "I switched on alerts", "saya kirim jadwalnya" (the owner is the speaker);
-  a short reply ("Sure, I'll have them by Wednesday") takes the task of the request it
-  answers;
-- a speaker asks someone ("Tom, can you get three quotes?", `words/requests.txt`): the
-  owner is the person named, or the next speaker when that turn agrees
-  (`words/affirmations.txt`); a refusal gives no owner;
-- a speaker names the doer: "Sofia will draft it", "Tom to get the quotes", "Tobias sets
-  up the accounts".
-
-In the summary the owner is the person (first name, full name with a title, or "the
-agent") who opens a clause and is followed by its verb: "Tom will get ...", "Tom gets
-...", "Tom sent ...", "Tom is sending ...", "- Tom: get ...", "Pak Joko mencari ...";
+In the summary the owner is the person (a name, with or without a title, or a role: "the
+agent", "the caller", "petugas") who opens a clause and is followed by its verb: "Tom will
+get ...", "Tom gets ...", "Tom sent ...", "Tom is sending ...", "- Tom: get ...", "Pak Joko
+mencari ...", or who a passive names after "by" ("the quotes are collected by Tom");
 "Marcus asked Tom to get quotes" gives the task to Tom. The summary's task (its content
 words from the verb on) is matched to the source's tasks: when the tasks it restates best
-(the same verb, and 60% or more of its content words, two at least) are all someone else's,
-the task was given to the wrong person.
+(the same verb, and 60% or more of the shorter task's content words, two at least) are all
+someone else's, and the summary's person does that verb nowhere in the source, the task
+was given to the wrong person.
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .dialogue import Person
-from .lexicon import TITLES, word_map, word_set
+from .assignments import AUX, MIN_TASK, Assignment, clause, is_indonesian, task_words
+from .doers import Doers
 from .mentions import pronoun_subjects
-from .text import alike, content_of, sentences, words
+from .text import alike, words
 
 if TYPE_CHECKING:
+    from .dialogue import Person
     from .records import Unit
 
 
-def _phrases(name: str) -> re.Pattern[str]:
-    alts = sorted(word_set(name), key=len, reverse=True)
-    return re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(a) for a in alts) + r")(?![\w'])")
-
-
-_REQUEST = _phrases("requests")
-_AFFIRM = _phrases("affirmations")
-_REFUSAL = frozenset(["no", "sorry", "can't", "cannot", "unfortunately", "not", "tidak", "maaf"])
-_PAST = word_map("irregular_past")
-# auxiliaries and adverbs between a doer and the verb ("will", "is going to", "has just")
-_AUX = (
-    r"(?:(?:will|shall|can|could|would|should|must|is|are|was|were|am|has|have|had|be|been|"
-    r"also|then|just|already|now|still|going|to|agreed|offered|promised|volunteered|needs|"
-    r"need|wants|want|akan|sudah|baru|mau|bisa|harus|perlu|yang|juga|langsung)\s+)*"
-)
-# the first person doing something: "I'll", "I've", "I'm", "I", "saya", "aku"
-_FIRST = re.compile(rf"(?<![\w'])(?:i(?:'ll|'ve|'m|'d)?|saya|aku)\s+{_AUX}(?=[a-z])")
 # words after a name that make it no doer ("Tom and Ana", "Tom's", "Tom in ...")
 _NOT_VERB = frozenset(
     [
@@ -82,25 +58,7 @@ _NOT_VERB = frozenset(
         "yang",
     ]
 )
-# what may come before a name said to someone ("Tobias, ...", "And Tobias, ...", ", Tobias?")
-_VOCATIVE_BEFORE = r"(?:^|,\s*|^(?i:and|also|so|then|ok|okay|oh|right|now)\s+)"
-# how a speaker gives their name ("this is Valerie", "my name is Aoife", "I'm Dana")
-_INTRO = re.compile(
-    r"\b(?:[Tt]his is|[Mm]y name is|[Mm]y name's|I'm|I am|[Ii]t's)\s+([A-Z][a-z]+)\b"
-)
-# a short reply takes the task of the request it answers
-SHORT_REPLY = 8
-MIN_TASK = 2
 MIN_MATCH = 0.6
-
-
-@dataclass(frozen=True)
-class Assignment:
-    """A task done or taken in the source: by whom, its content words, and the quote."""
-
-    owner: str  # the speaker's name as the transcript gives it
-    task: frozenset[str]
-    quote: str
 
 
 @dataclass(frozen=True)
@@ -112,111 +70,6 @@ class OwnerSwap:
     quote: str
 
 
-def _body(u: Unit) -> str:
-    return u.text.split(":", 1)[1].strip() if ":" in u.text else u.text
-
-
-def given(name: str) -> str:
-    """The first word of a name that is not a title ("Pak Joko" -> "Joko")."""
-    parts = name.split()
-    named = [w for w in parts if w.lower().rstrip(".") not in TITLES]
-    return (named or parts or [name])[0]
-
-
-def _task(text: str) -> frozenset[str]:
-    """The content words of a task, verbs in their base form ("sent" as "send")."""
-    return frozenset(content_of([_PAST.get(w, w) for w in words(text)]))
-
-
-def assignments(units: list[Unit]) -> list[Assignment]:
-    """The tasks done or taken in a transcript's turns (see the module)."""
-    out: list[Assignment] = []
-    firsts = {given(u.speaker): u.speaker for u in units if u.speaker}
-    for i, u in enumerate(units):
-        if not u.speaker:
-            continue
-        reply = units[i + 1] if i + 1 < len(units) else None
-        prev = units[i - 1] if i > 0 else None
-        for sent, _, _ in sentences(_body(u)):
-            low = " ".join(words(sent))
-            quote = f"{u.speaker}: {sent}"
-            for m in _FIRST.finditer(low):
-                task = _task(_clause(low[m.end() :]))
-                if len(task) >= MIN_TASK:
-                    out.append(Assignment(u.speaker, task, quote))
-                elif len(low.split()) <= SHORT_REPLY and prev and _REQUEST.search(_low(prev)):
-                    # "Sure, I'll have them by Wednesday": the task asked for just before
-                    out.append(Assignment(u.speaker, _task(_body(prev)), f"{prev.text} / {sent}"))
-            r = _REQUEST.search(low)
-            if r:
-                owner = _addressee(sent, u.speaker, firsts, reply)
-                task = _task(_clause(low[r.end() :]))
-                if owner and len(task) >= MIN_TASK:
-                    out.append(Assignment(owner, task, quote))
-            for first, full in firsts.items():
-                if full == u.speaker:
-                    continue
-                for n in re.finditer(rf"\b{re.escape(first)}(?:\s+[A-Z][\w'’-]*)?\s+{_AUX}", sent):
-                    task = _task(_clause(sent[n.end() :]))
-                    if len(task) >= MIN_TASK:
-                        out.append(Assignment(full, task, quote))
-    return out + _merged(out)
-
-
-def _merged(tasks: list[Assignment]) -> list[Assignment]:
-    """A request and the reply taking it, as one task.
-
-    "Can you migrate staging?" / "I'll run the migration this afternoon and post in the
-    channel" is one task, which a summary may restate from both.
-    """
-    out: list[Assignment] = []
-    for a, b in itertools.pairwise(tasks):
-        if a.owner == b.owner and a.quote != b.quote:
-            out.append(Assignment(a.owner, a.task | b.task, f"{a.quote} / {b.quote}"))
-    return out
-
-
-def aliases(units: list[Unit]) -> dict[str, str]:
-    """Names speakers labelled by role give themselves ("Agent: ... this is Valerie")."""
-    out: dict[str, str] = {}
-    for u in units[:8]:
-        for m in _INTRO.finditer(_body(u)):
-            if u.speaker and m.group(1).lower() not in TITLES:
-                out.setdefault(m.group(1), u.speaker)
-    return out
-
-
-def _low(u: Unit) -> str:
-    return " ".join(words(_body(u)))
-
-
-def _clause(text: str) -> str:
-    """The text up to the end of its clause (a task is one clause)."""
-    return re.split(
-        r"[;.!?]|,\s+(?:and|but|so)\s+|\s+(?:but|because|while)\s+"
-        r"|\s+and\s+(?=(?:i|i'll|i've|i'm|we|you|he|she|they|saya|aku)\b)",
-        text,
-        flags=re.IGNORECASE,
-    )[0]
-
-
-def _addressee(sent: str, speaker: str, firsts: dict[str, str], reply: Unit | None) -> str:
-    """Who a request is made of: the person named in it, or the next speaker who agrees."""
-    named = [
-        full
-        for first, full in firsts.items()
-        if full != speaker and re.search(rf"{_VOCATIVE_BEFORE}{re.escape(first)}\s*[,?!.]", sent)
-    ]
-    if reply is None or reply.speaker == speaker or not reply.speaker:
-        return named[0] if len(named) == 1 else ""
-    answer = words(_body(reply))
-    refused = bool(answer) and answer[0] in _REFUSAL
-    if len(named) == 1:
-        return "" if refused and reply.speaker == named[0] else named[0]
-    agreed = bool(_AFFIRM.match(" ".join(answer[:3])))
-    return reply.speaker if agreed and not refused and not named else ""
-
-
 @dataclass(frozen=True)
 class _Claim:
     speaker: str  # the speaker the mention refers to, as the transcript names them
@@ -225,21 +78,24 @@ class _Claim:
     verb: str  # the task's first content word ("get" of "get three quotes")
 
 
-def _claims(sentence: str, persons: list[tuple[Person, str]]) -> list[_Claim]:
+# a doer opens a clause: the sentence, a bullet's label, or after ";" / "and" / "asked"
+_START = r"(?:^\s*|[;:]\s+|\band\s+|,\s+|\basked\s+|\btold\s+|\bminta\s+)"
+# an apposition after a name ("Josh, the agent, will ..."; "Nadia dari tim CS")
+_APPOSITION = r"(?:,\s+(?i:the|our|their)\s+[\w -]{1,30}?,)?"
+# a passive's doer ("the quotes are collected by Tom"): the clause before "by" is the task
+_PASSIVE = r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?\w+(?:ed|en|t|wn)\s+by\s+"
+
+
+def _claims(sentence: str, mentions: list[tuple[str, str]], indonesian: bool) -> list[_Claim]:
     """The (doer, task) pairs a summary sentence states, the innermost doer of each task.
 
-    `persons` pairs each way of naming a person with the speaker it refers to.
+    `mentions` pairs the regex of each way of naming a person with the speaker it refers to
+    (`doers.Doers.mentions`).
     """
-    names = {w for p, _ in persons for w in content_of(words(p.name))}
-    titles = "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True))
     out: list[tuple[int, _Claim]] = []
-    for p, speaker in persons:
-        mention = rf"(?:\b(?:(?i:{titles})\.?\s+)?{re.escape(p.name)}(?:\s+[A-Z][\w'’-]*)?"
-        mention += rf"|\b[Tt]he {re.escape(p.role)})" if p.role else ")"
-        # a doer opens a clause: the sentence, a bullet's label, or after ";" / "and"
-        start = r"(?:^\s*|;\s+|\band\s+|,\s+|\basked\s+|\btold\s+)"
+    for mention, speaker in mentions:
         pats = [
-            rf"{start}({mention})\s+{_AUX}(?=[a-z])",
+            rf"{_START}({mention}){_APPOSITION}\s+{AUX}(?=[a-z])",
             rf"^\s*({mention})\s*[:;–—-]\s+",
         ]
         for pat in pats:
@@ -248,14 +104,28 @@ def _claims(sentence: str, persons: list[tuple[Person, str]]) -> list[_Claim]:
                 first = words(rest)[:1]
                 if not first or first[0] in _NOT_VERB:  # "Tom and ...", "Tom's", "Tom in ..."
                     continue
-                ordered = content_of([_PAST.get(w, w) for w in words(_clause(rest))])
-                terms = [w for w in ordered if w not in names]
+                terms = _terms(clause(rest), mentions, indonesian)
                 if len(set(terms)) >= MIN_TASK:
-                    claim = _Claim(speaker, m.group(1), frozenset(terms), terms[0])
-                    out.append((m.start(1), claim))
+                    out.append(
+                        (m.start(1), _Claim(speaker, m.group(1), frozenset(terms), terms[0]))
+                    )
+        for m in re.finditer(rf"{_PASSIVE}({mention})", sentence):
+            before = re.split(r"[;:]|,\s+", sentence[: m.start()])[-1]
+            verb = words(m.group(0))[-2 - len(words(m.group(1))) :][:1]  # the participle
+            terms = _terms(before + " " + " ".join(verb), mentions, indonesian)
+            if len(set(terms)) >= MIN_TASK:
+                said = _Claim(speaker, m.group(1), frozenset(terms), terms[-1])
+                out.append((m.start(1), said))
     out.sort(key=lambda x: x[0])
     # "Marcus asked Tom to get ...": the later doer's task is part of the earlier one's
     return [c for k, (_, c) in enumerate(out) if not any(c.task > d.task for _, d in out[k + 1 :])]
+
+
+def _terms(text: str, mentions: list[tuple[str, str]], indonesian: bool) -> list[str]:
+    """A claim's task words in order, without the people it names."""
+    for mention, _ in mentions:
+        text = re.sub(mention, " ", text)
+    return task_words(text, indonesian)
 
 
 def owner_swaps(
@@ -265,26 +135,24 @@ def owner_swaps(
 
     Args:
         sents: The summary's sentences.
-        persons: The dialogue's people (`dialogue.people`).
-        units: The dialogue's turns (who is who, and the names they give themselves).
-        tasks: The source's tasks (`assignments`).
+        persons: The dialogue's people (`dialogue.people`: for "He"/"She" opening a sentence).
+        units: The dialogue's turns (who is who: `doers.Doers`).
+        tasks: The source's tasks (`assignments.assignments`).
     """
     out: list[OwnerSwap | None] = [None] * len(sents)
-    if not tasks or not persons:
+    if not tasks:
         return out
-    # a speaker as a summary names them: by the first word that is no title ("Pak Joko")
-    full = {u.speaker.split()[0]: u.speaker for u in units if u.speaker}
-    known = [
-        (Person(given(full.get(p.name, p.name)), p.role), full.get(p.name, p.name)) for p in persons
-    ]
-    known += [(Person(alias, ""), spk) for alias, spk in aliases(units).items()]
+    mentions = Doers.of(units).mentions()
+    if not mentions:
+        return out
+    indonesian = is_indonesian(units)
     # "She will refund two months" after "Ana explained ...": about Ana
     resolved = pronoun_subjects(sents, [(p.name, p.pattern()) for p in persons])
     # Each task's word keys, once per summary: a long transcript has thousands of tasks,
     # and only those sharing a key with a claim can match it (`_candidates`).
     keyed = [(a, frozenset(_key(w) for w in a.task)) for a in tasks]
     for k, sent in enumerate(sents):
-        for claim in _claims(resolved[k] or sent, known):
+        for claim in _claims(resolved[k] or sent, mentions, indonesian):
             swap = _check(claim, _candidates(claim, keyed))
             if swap is not None:
                 out[k] = swap
@@ -300,19 +168,23 @@ def _check(claim: _Claim, tasks: list[Assignment]) -> OwnerSwap | None:
     if not same:
         return None
     best = max(r for r, _ in same)
-    if best < MIN_MATCH:
+    if best[0] < MIN_MATCH:
         return None
-    # the claimed doer restating the task about as well, in other words, or doing what its
-    # verb says anywhere in the source, clears it
-    if any(a.owner == claim.speaker and r >= best - 0.1 for r, a in scored):
+    top = [(r, a) for r, a in same if r[0] >= best[0] - 0.1]
+    # the claimed doer restating the task about as well (both ways), in other words, or
+    # doing what its verb says anywhere in the source, clears it
+    cover = max(r[1] for r, _ in top)
+    if any(
+        a.owner == claim.speaker and r[0] >= best[0] - 0.1 and r[1] >= cover - 0.1
+        for r, a in scored
+    ):
         return None
     if any(a.owner == claim.speaker for _, a in same):
         return None
-    top = [a for r, a in same if r >= best - 0.1]
-    owners = {a.owner for a in top}
+    owners = {a.owner for _, a in top}
     if len(owners) != 1:
         return None
-    return OwnerSwap(claim.said, top[0].owner, top[0].quote)
+    return OwnerSwap(claim.said, top[0][1].owner, top[0][1].quote)
 
 
 def _key(word: str) -> str:
@@ -336,7 +208,15 @@ def _candidates(claim: _Claim, keyed: list[tuple[Assignment, frozenset[str]]]) -
     ]
 
 
-def _overlap(claim: _Claim, a: Assignment) -> float:
-    """The share of the claim's task words in the assignment's (0 below two shared)."""
+def _overlap(claim: _Claim, a: Assignment) -> tuple[float, float]:
+    """How well a source task matches the claim's, two ways (0 below two words shared).
+
+    The share of the shorter task's words the two share, and the share of the claim's.
+
+    The shorter task: a summary adds details to a task ("cancels the bill and reissues it
+    with his reading: roughly £268 ...") or restates a part of a long one.
+    """
     shared = sum(1 for w in claim.task if any(alike(w, x) for x in a.task))
-    return shared / len(claim.task) if shared >= MIN_TASK else 0.0
+    if shared < MIN_TASK:
+        return (0.0, 0.0)
+    return (shared / min(len(claim.task), len(a.task)), shared / len(claim.task))

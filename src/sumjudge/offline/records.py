@@ -15,7 +15,8 @@ from .splice import Joints
 from .support import WindowSupport
 
 if TYPE_CHECKING:
-    from .owners import Assignment, OwnerSwap
+    from .assignments import Assignment
+    from .owners import OwnerSwap
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,8 @@ class SourceInfo:
 
     @cached_property
     def assignments(self) -> list[Assignment]:
-        """The tasks taken in a transcript's turns, and by whom (`owners.assignments`)."""
-        from .owners import assignments  # (owners reads units: imported where used)
+        """The tasks taken in a transcript's turns, and by whom (`assignments.assignments`)."""
+        from .assignments import assignments  # (it reads units: imported where used)
 
         return assignments(self.units) if self.dialogue else []
 

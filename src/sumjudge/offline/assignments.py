@@ -1,0 +1,217 @@
+"""The tasks a transcript gives out, and to whom: who is asked, who volunteers, who did it.
+
+A task is done or taken in a turn in four ways, each read from the turns as written:
+
+- the speaker does it or takes it on in the first person: "I'll send the deck", "I've
+  added a note", "I switched on alerts", "can I offer you ...", "saya buka laporannya"
+  (the owner is the speaker); a short reply ("Sure, I'll have them by Wednesday") takes
+  the task of the request it answers;
+- a speaker asks someone ("Tom, can you get three quotes?", "Ms Achebe, please prepare
+  ...", `words/requests.txt`): the owner is the person named, or the next speaker when
+  that turn agrees (`words/affirmations.txt`); a refusal gives no owner;
+- a speaker names the doer: "Sofia will draft it", "Tom to get the quotes", "Tobias sets
+  up the accounts";
+- a passive names the doer after "by": "the letter will be issued by Adaeze".
+
+A speaker is known by every name `doers.Doers` gives them (the label without its title,
+a name in brackets, the name they introduce themselves by).
+
+A task is its content words, verbs in their base form ("sent" as "send"; in Indonesian
+without the affixes that make a verb active or passive, `id_base`), so a summary's
+restatement in another tense or voice matches it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .doers import TITLE, Doers
+from .lexicon import word_map, word_set
+from .text import content_of, detect_language, sentences, words
+
+if TYPE_CHECKING:
+    from .records import Unit
+
+
+def _phrases(name: str) -> re.Pattern[str]:
+    alts = sorted(word_set(name), key=len, reverse=True)
+    return re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(a) for a in alts) + r")(?![\w'])")
+
+
+_REQUEST = _phrases("requests")
+_AFFIRM = _phrases("affirmations")
+_REFUSAL = frozenset(["no", "sorry", "can't", "cannot", "unfortunately", "not", "tidak", "maaf"])
+_PAST = word_map("irregular_past")
+# auxiliaries and adverbs between a doer and the verb ("will", "is going to", "has just")
+# ("offered" only before "to": "Ana offered the basic plan" is Ana's offer)
+AUX = (
+    r"(?:(?:will|shall|can|could|would|should|must|is|are|was|were|am|has|have|had|be|been|"
+    r"also|then|just|already|now|still|going|to|akan|sudah|baru|mau|bisa|harus|perlu|yang|"
+    r"juga|langsung)\s+|(?:agreed|offered|promised|volunteered|needs?|wants?)\s+to\s+)*"
+)
+# the first person doing something: "I'll", "I've", "I'm", "I", "saya", "aku"
+_FIRST = re.compile(rf"(?<![\w'])(?:i(?:'ll|'ve|'m|'d)?|saya|aku)\s+{AUX}(?=[a-z])")
+# a passive's doer: "... will be issued by Adaeze"
+_BY = r"\b(?:is|are|was|were|be|been|being|oleh)\b[^;.!?]*?\bby\s+"
+# what may come before a name said to someone ("Tobias, ...", "And Tobias, ...", ", Tobias?")
+_VOCATIVE_BEFORE = r"(?:^|,\s*|^(?i:and|also|so|then|ok|okay|oh|right|now)\s+)"
+# a short reply takes the task of the request it answers
+SHORT_REPLY = 8
+MIN_TASK = 2
+_VOWELS = "aeiou"
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """A task done or taken in the source: by whom, its content words, and the quote."""
+
+    owner: str  # the speaker's name as the transcript gives it
+    task: frozenset[str]
+    quote: str
+
+
+def id_base(w: str) -> str:
+    """An Indonesian verb without its active or passive affixes, as one form for both.
+
+    "membuka" and "buka", "mengirimkan", "dikirim" and "kirim" give one form each. The
+    prefix meN- drops a base's first k, p, t or s ("kirim" -> "mengirim"), which cannot be
+    told back from the word alone, so a base's first k/p/t/s before a vowel is dropped too:
+    the form is only compared with others made the same way, never shown.
+    """
+    for suffix in ("kannya", "nya", "kan"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+            w = w[: -len(suffix)]
+            break
+    if len(w) > 5:
+        if w.startswith(("meny", "meng")) and w[4] in _VOWELS:
+            return w[4:]
+        if w.startswith(("memper", "diper")):
+            w = w[6:] if w.startswith("memper") else w[5:]
+        elif w.startswith(("mem", "men")) and w[3] in _VOWELS:
+            return w[3:]
+        elif w.startswith(("meng", "meny")):
+            w = w[4:]
+        elif w.startswith(("mem", "men")):
+            w = w[3:]
+        elif (w.startswith("me") and w[2] in "lrwy") or w.startswith("di"):
+            w = w[2:]
+    if len(w) > 3 and w[0] in "kpts" and w[1] in _VOWELS:
+        return w[1:]
+    return w
+
+
+def task_words(text: str, indonesian: bool) -> list[str]:
+    """The content words of a task in order, verbs in their base form ("sent" as "send")."""
+    out = content_of([_PAST.get(w, w) for w in words(text)])
+    return [id_base(w) for w in out] if indonesian else out
+
+
+def is_indonesian(units: list[Unit]) -> bool:
+    """Whether a transcript is in Indonesian (its opening turns)."""
+    return detect_language(" ".join(u.text for u in units[:20])) == "id"
+
+
+def assignments(units: list[Unit]) -> list[Assignment]:
+    """The tasks done or taken in a transcript's turns (see the module)."""
+    out: list[Assignment] = []
+    indonesian = is_indonesian(units)
+    doers = Doers.of(units)
+    names = sorted(doers.names.items(), key=lambda kv: len(kv[0]), reverse=True)
+    by_name = (
+        re.compile(rf"{_BY}{TITLE}?({'|'.join(re.escape(n) for n, _ in names)})\b")
+        if names
+        else None
+    )
+
+    def task(text: str) -> frozenset[str]:
+        return frozenset(task_words(text, indonesian))
+
+    for i, u in enumerate(units):
+        if not u.speaker:
+            continue
+        reply = units[i + 1] if i + 1 < len(units) else None
+        prev = units[i - 1] if i > 0 else None
+        for sent, _, _ in sentences(_body(u)):
+            low = " ".join(words(sent))
+            quote = f"{u.speaker}: {sent}"
+            for m in _FIRST.finditer(low):
+                t = task(clause(low[m.end() :]))
+                if len(t) >= MIN_TASK:
+                    out.append(Assignment(u.speaker, t, quote))
+                elif len(low.split()) <= SHORT_REPLY and prev and _REQUEST.search(_low(prev)):
+                    # "Sure, I'll have them by Wednesday": the task asked for just before
+                    out.append(Assignment(u.speaker, task(_body(prev)), f"{prev.text} / {sent}"))
+            r = _REQUEST.search(low)
+            if r:
+                owner = _addressee(sent, u.speaker, names, reply)
+                t = task(clause(low[r.end() :]))
+                if owner and len(t) >= MIN_TASK:
+                    out.append(Assignment(owner, t, quote))
+            for name, full in names:
+                if full == u.speaker or name not in sent:
+                    continue
+                pat = rf"\b{TITLE}?{re.escape(name)}(?:\s+[A-Z][\w'’-]*)?\s+{AUX}(?=[a-z])"
+                for n in re.finditer(pat, sent):
+                    t = task(clause(sent[n.end() :]))
+                    if len(t) >= MIN_TASK:
+                        out.append(Assignment(full, t, quote))
+            for b in by_name.finditer(sent) if by_name else ():
+                t = task(clause(sent[: b.start()].rsplit(",", 1)[-1]))
+                if len(t) >= MIN_TASK:
+                    out.append(Assignment(doers.names[b.group(1)], t, quote))
+    return out + _merged(out)
+
+
+def _merged(tasks: list[Assignment]) -> list[Assignment]:
+    """A request and the reply taking it, as one task.
+
+    "Can you migrate staging?" / "I'll run the migration this afternoon and post in the
+    channel" is one task, which a summary may restate from both.
+    """
+    out: list[Assignment] = []
+    for a, b in itertools.pairwise(tasks):
+        if a.owner == b.owner and a.quote != b.quote:
+            out.append(Assignment(a.owner, a.task | b.task, f"{a.quote} / {b.quote}"))
+    return out
+
+
+def _body(u: Unit) -> str:
+    return u.text.split(":", 1)[1].strip() if ":" in u.text else u.text
+
+
+def _low(u: Unit) -> str:
+    return " ".join(words(_body(u)))
+
+
+def clause(text: str) -> str:
+    """The text up to the end of its clause (a task is one clause)."""
+    return re.split(
+        r"[;.!?]|,\s+(?:and|but|so)\s+|\s+(?:but|because|while)\s+"
+        r"|\s+and\s+(?=(?:i|i'll|i've|i'm|we|you|he|she|they|saya|aku)\b)",
+        text,
+        flags=re.IGNORECASE,
+    )[0]
+
+
+def _addressee(sent: str, speaker: str, names: list[tuple[str, str]], reply: Unit | None) -> str:
+    """Who a request is made of: the person named in it, or the next speaker who agrees."""
+    named = list(
+        dict.fromkeys(
+            full
+            for first, full in names
+            if full != speaker
+            and first in sent
+            and re.search(rf"{_VOCATIVE_BEFORE}{TITLE}?{re.escape(first)}\s*[,?!.]", sent)
+        )
+    )
+    if reply is None or reply.speaker == speaker or not reply.speaker:
+        return named[0] if len(named) == 1 else ""
+    answer = words(_body(reply))
+    refused = bool(answer) and answer[0] in _REFUSAL
+    if len(named) == 1:
+        return "" if refused and reply.speaker == named[0] else named[0]
+    agreed = bool(_AFFIRM.match(" ".join(answer[:3])))
+    return reply.speaker if agreed and not refused and not named else ""
