@@ -3,9 +3,9 @@
 A task is done or taken in a turn in four ways, each read from the turns as written:
 
 - the speaker does it or takes it on in the first person: "I'll send the deck", "I've
-  added a note", "I switched on alerts", "can I offer you ...", "saya buka laporannya"
-  (the owner is the speaker); a short reply ("Sure, I'll have them by Wednesday") takes
-  the task of the request it answers;
+  added a note", "I switched on alerts", "can I offer you ...", "saya buka laporannya",
+  and in a call the agent's "we" ("we'll refund it"): the owner is the speaker; a short
+  reply ("Sure, I'll have them by Wednesday") takes the task of the request it answers;
 - a speaker asks someone ("Tom, can you get three quotes?", "Ms Achebe, please prepare
   ...", `words/requests.txt`): the owner is the person named, or the next speaker when
   that turn agrees (`words/affirmations.txt`); a refusal gives no owner;
@@ -54,8 +54,11 @@ AUX = (
 )
 # the first person doing something: "I'll", "I've", "I'm", "I", "saya", "aku"
 _FIRST = re.compile(rf"(?<![\w'])(?:i(?:'ll|'ve|'m|'d)?|saya|aku)\s+{AUX}(?=[a-z])")
+# a call's agent speaking for the company ("we'll refund it", "kami ganti"): the agent's task,
+# as the customer is no part of that "we" (in a meeting "we" is the room: nobody's own task)
+_WE = re.compile(rf"(?<![\w'])(?:we(?:'ll|'ve|'re|'d)?|kami)\s+{AUX}(?=[a-z])")
 # a passive's doer: "... will be issued by Adaeze"
-_BY = r"\b(?:is|are|was|were|be|been|being|oleh)\b[^;.!?]*?\bby\s+"
+_BY = r"\b(?:is|are|was|were|be|been|being)\b[^;.!?]*?\b(by)\s+"
 # what may come before a name said to someone ("Tobias, ...", "And Tobias, ...", ", Tobias?")
 _VOCATIVE_BEFORE = r"(?:^|,\s*|^(?i:and|also|so|then|ok|okay|oh|right|now)\s+)"
 # a short reply takes the task of the request it answers
@@ -119,6 +122,7 @@ def assignments(units: list[Unit]) -> list[Assignment]:
     out: list[Assignment] = []
     indonesian = is_indonesian(units)
     doers = Doers.of(units)
+    agent = doers.roles.get("staff", "") if "customer" in doers.roles else ""
     names = sorted(doers.names.items(), key=lambda kv: len(kv[0]), reverse=True)
     by_name = (
         re.compile(rf"{_BY}{TITLE}?({'|'.join(re.escape(n) for n, _ in names)})\b")
@@ -137,7 +141,10 @@ def assignments(units: list[Unit]) -> list[Assignment]:
         for sent, _, _ in sentences(_body(u)):
             low = " ".join(words(sent))
             quote = f"{u.speaker}: {sent}"
-            for m in _FIRST.finditer(low):
+            firsts = list(_FIRST.finditer(low))
+            if u.speaker == agent:
+                firsts += _WE.finditer(low)
+            for m in firsts:
                 t = task(clause(low[m.end() :]))
                 if len(t) >= MIN_TASK:
                     out.append(Assignment(u.speaker, t, quote))
@@ -159,9 +166,9 @@ def assignments(units: list[Unit]) -> list[Assignment]:
                     if len(t) >= MIN_TASK:
                         out.append(Assignment(full, t, quote))
             for b in by_name.finditer(sent) if by_name else ():
-                t = task(clause(sent[: b.start()].rsplit(",", 1)[-1]))
+                t = task(clause(sent[: b.start(1)].rsplit(",", 1)[-1]))
                 if len(t) >= MIN_TASK:
-                    out.append(Assignment(doers.names[b.group(1)], t, quote))
+                    out.append(Assignment(doers.names[b.group(2)], t, quote))
     return out + _merged(out)
 
 

@@ -7,7 +7,9 @@ check (`owners`) must know them all, or a task given to the wrong person goes un
   "Pak Hasan (Pelanggan):" is "Hasan" or "Pak Hasan" (a summary may add or drop the title);
 - by the name in brackets after a role label: "Agent (Nicola):" is "Nicola";
 - by the name a speaker labelled by role gives themselves: "Agent: ... this is Gemma",
-  "Customer: I'm Harriet Moss";
+  "Customer: I'm Harriet Moss", "The name is Daniel Ferreira";
+- in a call of two, by the name the other speaker greets or thanks them by: "Thanks, Dev.",
+  "Thank you, Mr Ferreira", "Hi Tyler," (a name no speaker has);
 - by role, when one speaker has it: "the agent", "the rep", "the customer", "the caller",
   "petugas", "pelanggan". Role words of one kind name the same speaker
   (`words/role_kinds.txt`: a call's agent is its "rep" and its "petugas").
@@ -19,7 +21,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .lexicon import TITLES, word_map, word_set
+from .lexicon import STOP, TITLES, word_map, word_set
 
 if TYPE_CHECKING:
     from .records import Unit
@@ -28,12 +30,17 @@ ROLE_KINDS = word_map("role_kinds")
 _ROLES = word_set("roles") | frozenset(ROLE_KINDS)
 # how a speaker gives their name ("this is Valerie", "my name is Aoife", "I'm Dana", "saya Nadia")
 _INTRO = re.compile(
-    r"\b(?:[Tt]his is|[Mm]y name is|[Mm]y name's|I'm|I am|[Ii]t's|[Ss]aya|[Nn]ama saya)\s+"
-    r"([A-Z][a-z]+)\b"
+    r"\b(?:[Tt]his is|[Mm]y name is|[Mm]y name's|[Tt]he name is|[Tt]he name's|I'm|I am|[Ii]t's"
+    r"|[Ss]aya|[Nn]ama saya)\s+([A-Z][a-z]+)\b"
 )
 _TITLE_ALTS = "|".join(re.escape(t) for t in sorted(TITLES, key=len, reverse=True))
 # a title before a name ("Ms", "Dr.", "Pak"), any case
 TITLE = rf"(?:(?i:{_TITLE_ALTS})\.?\s+)"
+# a name the speaker greets or thanks the other by ("Thanks, Dev.", "Hi Tyler,")
+_GREETED = re.compile(
+    r"\b(?:[Tt]hanks|[Tt]hank you|[Hh]i|[Hh]ello|[Ss]orry|[Oo]kay|[Tt]erima kasih|[Hh]alo|[Bb]aik)"
+    rf",?\s+{TITLE}?([A-Z][a-z]+)\s*[,.!?]"
+)
 
 
 def role_kind(word: str) -> str:
@@ -86,6 +93,14 @@ class Doers:
                 for m in _INTRO.finditer(u.text):
                     if m.group(1).lower() not in TITLES | _ROLES:
                         names.setdefault(m.group(1), set()).add(u.speaker)
+        speakers = list(dict.fromkeys(u.speaker for u in units if u.speaker))
+        if len(speakers) == 2:  # a name greeting the other speaker, in the opening turns
+            for u in units[:12]:
+                other = speakers[1] if u.speaker == speakers[0] else speakers[0]
+                for m in _GREETED.finditer(u.text):
+                    name = m.group(1)
+                    if name not in names and name.lower() not in TITLES | _ROLES | STOP:
+                        names.setdefault(name, set()).add(other)
         # a name or role two speakers share names neither
         return cls(
             {n: next(iter(s)) for n, s in names.items() if len(s) == 1},

@@ -1,0 +1,157 @@
+"""Owner swaps in the forms meetings and calls give them: each swap is cited, its faithful
+wording is not.
+
+The transcripts are written for these tests: titles in speaker labels, names in brackets,
+names a role speaker is greeted by, requests with a title, list items "Name: task",
+passives with "by", role words of one kind ("the rep", "petugas"), Indonesian verb forms.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sumjudge.offline import OfflineScorer
+from sumjudge.offline.assignments import assignments, id_base
+from sumjudge.offline.dialogue import source_units
+from sumjudge.offline.doers import Doers
+
+COMMITTEE = (
+    "Cllr Hughes (chair): Item two is the library opening hours.\n"
+    "Mrs Okafor: Footfall on Sundays has doubled since March.\n"
+    "Cllr Hughes (chair): Dr Rahman, please draft the consultation survey for the residents "
+    "by the 3rd of May.\n"
+    "Dr Rahman: Of course.\n"
+    "Mrs Okafor: I'll ask the volunteers about Sunday cover.\n"
+    "Cllr Hughes (chair): And Mr Berg, could you cost a manual door counter for the branch?\n"
+    "Mr Berg: Yes, I'll get two quotes.\n"
+    "Mrs Okafor: The poster will be printed by Mr Berg next week.\n"
+)
+
+CALL = (
+    "Agent (Priya): Good morning, Lumen Energy, Priya speaking.\n"
+    "Customer: Hi. My direct debit was taken twice this month.\n"
+    "Agent (Priya): Sorry about that. Can I take your account number?\n"
+    "Customer: It's 55102.\n"
+    "Agent (Priya): Thanks, Oskar. I've cancelled the second payment, and we'll refund the "
+    "duplicate to your bank within five working days.\n"
+    "Customer: Should I call my bank as well?\n"
+    "Agent (Priya): No need. I'll also send you a confirmation letter by post.\n"
+)
+
+PANGGILAN = (
+    "Rudi (Petugas): Selamat siang, dengan Rudi. Ada yang bisa dibantu?\n"
+    "Ibu Sari (Pelanggan): Tagihan listrik saya bulan ini dua kali lipat.\n"
+    "Rudi (Petugas): Baik, Bu. Saya periksa dulu. Meteran dicatat salah oleh petugas lapangan.\n"
+    "Ibu Sari (Pelanggan): Jadi bagaimana?\n"
+    "Rudi (Petugas): Saya kirimkan tagihan koreksi lewat email hari ini.\n"
+    "Ibu Sari (Pelanggan): Baik, saya tunggu.\n"
+)
+
+
+@pytest.fixture(scope="module")
+def lex() -> OfflineScorer:
+    """A lexical-only scorer shared by the module's tests."""
+    return OfflineScorer(use_embeddings=False)
+
+
+def _owner_evidence(scorer: OfflineScorer, source: str, summary: str) -> list[str]:
+    ev = scorer.score(source, summary, ["consistency"])["consistency"].evidence
+    return [e for e in ev if "gives the task to" in e or "memberikan tugas" in e]
+
+
+def test_who_is_who() -> None:
+    """Titles are no names, a bracket names a role speaker, a greeting names the other."""
+    doers = Doers.of(source_units(COMMITTEE)[0])
+    assert doers.names["Rahman"] == "Dr Rahman" and doers.names["Berg"] == "Mr Berg"
+    assert "Cllr" not in doers.names and "Dr" not in doers.names
+    call = Doers.of(source_units(CALL)[0])
+    assert call.names["Priya"] == "Agent" and call.names["Oskar"] == "Customer"
+    assert call.roles == {"staff": "Agent", "customer": "Customer"}
+
+
+def test_indonesian_verbs_lose_their_affixes() -> None:
+    """Active, passive and bare forms of one verb are one form."""
+    assert id_base("membuka") == id_base("buka") == id_base("dibuka")
+    assert id_base("mengirimkan") == id_base("kirim") == id_base("dikirim")
+    assert id_base("menulis") == id_base("tulis")
+    assert id_base("memeriksa") == id_base("periksa")
+
+
+def test_tasks_read_from_requests_passives_and_the_agents_we() -> None:
+    """A request with a title, a passive naming its doer, the agent's "we" in a call."""
+    tasks = assignments(source_units(COMMITTEE)[0])
+    assert any(a.owner == "Dr Rahman" and {"draft", "survey"} <= a.task for a in tasks)
+    assert any(a.owner == "Mr Berg" and {"poster", "print"} <= a.task for a in tasks)
+    call = assignments(source_units(CALL)[0])
+    assert any(a.owner == "Agent" and {"refund", "duplicate"} <= a.task for a in call)
+
+
+@pytest.mark.parametrize(
+    ("summary", "said", "owner"),
+    [
+        ("- Cllr Hughes: draft the consultation survey by 3 May.", "Cllr Hughes", "Dr Rahman"),
+        ("Mrs Okafor drafts the residents' consultation survey.", "Mrs Okafor", "Dr Rahman"),
+        ("- Okafor: manual door counter costs for the branch.", "Okafor", "Mr Berg"),
+        ("The poster will be printed by Dr Rahman.", "Dr Rahman", "Mr Berg"),
+        ("Mr Berg will ask the volunteers about Sunday cover.", "Mr Berg", "Mrs Okafor"),
+    ],
+)
+def test_meeting_swaps_are_cited(lex: OfflineScorer, summary: str, said: str, owner: str) -> None:
+    """Another person's task, in a sentence, a list item, a passive."""
+    ev = _owner_evidence(lex, COMMITTEE, summary)
+    assert ev and f"to {said}, but in the source {owner} takes it" in ev[0], ev
+    assert lex.score(COMMITTEE, summary, ["consistency"])["consistency"].score < 3
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "- Dr Rahman: draft the consultation survey for residents by 3 May.",
+        "Rahman drafts the residents' consultation survey.",
+        "- Berg: manual door counter for the branch (two quotes).",
+        "The poster will be printed by Mr Berg next week.",
+        "Mrs Okafor will ask the volunteers about Sunday cover.",
+        "The chair, Cllr Hughes, asked Dr Rahman to draft the consultation survey.",
+    ],
+)
+def test_meeting_faithful_owners_are_not_flagged(lex: OfflineScorer, summary: str) -> None:
+    """The same tasks with their doers as the source gives them."""
+    assert _owner_evidence(lex, COMMITTEE, summary) == []
+
+
+@pytest.mark.parametrize(
+    ("summary", "said"),
+    [
+        ("Oskar cancelled the second payment.", "Oskar"),
+        ("The customer will refund the duplicate payment within five days.", "The customer"),
+        ("The caller sends a confirmation letter by post.", "The caller"),
+    ],
+)
+def test_call_swaps_are_cited(lex: OfflineScorer, summary: str, said: str) -> None:
+    """The agent's acts ("I've cancelled", "we'll refund") given to the customer."""
+    ev = _owner_evidence(lex, CALL, summary)
+    assert ev and f"to {said}, but in the source Agent takes it" in ev[0], ev
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Priya cancelled the second payment and will refund the duplicate within five days.",
+        "The rep will send Oskar a confirmation letter by post.",
+        "The agent refunds the duplicate payment; the customer need not call his bank.",
+    ],
+)
+def test_call_faithful_owners_are_not_flagged(lex: OfflineScorer, summary: str) -> None:
+    """The agent named by name, by "the rep", by "the agent"."""
+    assert _owner_evidence(lex, CALL, summary) == []
+
+
+def test_indonesian_call(lex: OfflineScorer) -> None:
+    """ "Ibu Sari mengirimkan tagihan koreksi" where the agent sends it; "petugas" is Rudi."""
+    ev = _owner_evidence(lex, PANGGILAN, "Ibu Sari mengirim tagihan koreksi lewat email.")
+    assert ev and "memberikan tugas kepada Ibu Sari" in ev[0], ev
+    for faithful in (
+        "Rudi mengirimkan tagihan koreksi lewat email hari ini.",
+        "Petugas mengirim tagihan koreksi lewat email.",
+    ):
+        assert _owner_evidence(lex, PANGGILAN, faithful) == [], faithful
