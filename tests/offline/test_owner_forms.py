@@ -75,6 +75,8 @@ def test_indonesian_verbs_lose_their_affixes() -> None:
     assert id_base("mengirimkan") == id_base("kirim") == id_base("dikirim")
     assert id_base("menulis") == id_base("tulis")
     assert id_base("memeriksa") == id_base("periksa")
+    assert id_base("memperpanjang") == id_base("perpanjang") == id_base("diperpanjang")
+    assert id_base("mengabari") == id_base("kabari")
 
 
 def test_tasks_read_from_requests_passives_and_the_agents_we() -> None:
@@ -155,3 +157,45 @@ def test_indonesian_call(lex: OfflineScorer) -> None:
         "Petugas mengirim tagihan koreksi lewat email.",
     ):
         assert _owner_evidence(lex, PANGGILAN, faithful) == [], faithful
+
+
+BANK_CALL = (
+    "Josh: Thanks for calling Harbour Bank, Josh speaking. How can I help?\n"
+    "Mina: Someone used my card in Lisbon last night.\n"
+    "Josh: I've frozen the card. You don't need to go to the police; we'll report the fraud "
+    "to the card network ourselves.\n"
+    "Mina: Thank you. Can I get a new card?\n"
+    "Josh: Yes, I've ordered one. It arrives in three days.\n"
+)
+
+
+def test_a_call_labelled_by_name_has_an_agent() -> None:
+    """The speaker who opens the call as agents do is the agent, the other the customer."""
+    doers = Doers.of(source_units(BANK_CALL)[0])
+    assert doers.roles == {"staff": "Josh", "customer": "Mina"}
+
+
+@pytest.mark.parametrize(
+    ("summary", "said"),
+    [
+        ("Mina reports the fraud to the card network herself.", "Mina"),
+        ("The customer froze the card.", "The customer"),
+    ],
+)
+def test_name_labelled_call_swaps_are_cited(lex: OfflineScorer, summary: str, said: str) -> None:
+    """The agent's "we'll report" and "I've frozen" given to the customer."""
+    ev = _owner_evidence(lex, BANK_CALL, summary)
+    assert ev and f"to {said}, but in the source Josh takes it" in ev[0], ev
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Josh, the agent, froze the card and ordered a new one.",
+        "The bank reports the fraud to the card network; Mina need not go to the police.",
+        "The agent will report the fraud to the card network.",
+    ],
+)
+def test_name_labelled_call_faithful_owners(lex: OfflineScorer, summary: str) -> None:
+    """The agent named by name with an apposition, by role, or as the bank."""
+    assert _owner_evidence(lex, BANK_CALL, summary) == []

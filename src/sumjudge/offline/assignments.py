@@ -91,13 +91,11 @@ def id_base(w: str) -> str:
     if len(w) > 5:
         if w.startswith(("meny", "meng")) and w[4] in _VOWELS:
             return w[4:]
-        if w.startswith(("memper", "diper")):
-            w = w[6:] if w.startswith("memper") else w[5:]
-        elif w.startswith(("mem", "men")) and w[3] in _VOWELS:
+        if w.startswith(("mem", "men")) and w[3] in _VOWELS:
             return w[3:]
         elif w.startswith(("meng", "meny")):
             w = w[4:]
-        elif w.startswith(("mem", "men")):
+        elif w.startswith(("mem", "men")):  # "memperpanjang" is meN- on "perpanjang"
             w = w[3:]
         elif (w.startswith("me") and w[2] in "lrwy") or w.startswith("di"):
             w = w[2:]

@@ -12,7 +12,9 @@ check (`owners`) must know them all, or a task given to the wrong person goes un
   "Thank you, Mr Ferreira", "Hi Tyler," (a name no speaker has);
 - by role, when one speaker has it: "the agent", "the rep", "the customer", "the caller",
   "petugas", "pelanggan". Role words of one kind name the same speaker
-  (`words/role_kinds.txt`: a call's agent is its "rep" and its "petugas").
+  (`words/role_kinds.txt`: a call's agent is its "rep" and its "petugas"). In a call of two
+  labelled by name, the agent is the one who opens it as agents do ("Thanks for calling
+  ...", "How can I help?", `words/service_openers.txt`), the other is the customer.
 """
 
 from __future__ import annotations
@@ -40,6 +42,11 @@ TITLE = rf"(?:(?i:{_TITLE_ALTS})\.?\s+)"
 _GREETED = re.compile(
     r"\b(?:[Tt]hanks|[Tt]hank you|[Hh]i|[Hh]ello|[Ss]orry|[Oo]kay|[Tt]erima kasih|[Hh]alo|[Bb]aik)"
     rf",?\s+{TITLE}?([A-Z][a-z]+)\s*[,.!?]"
+)
+
+
+_OPENER = re.compile(
+    "|".join(re.escape(p) for p in sorted(word_set("service_openers"), key=len, reverse=True))
 )
 
 
@@ -94,6 +101,11 @@ class Doers:
                     if m.group(1).lower() not in TITLES | _ROLES:
                         names.setdefault(m.group(1), set()).add(u.speaker)
         speakers = list(dict.fromkeys(u.speaker for u in units if u.speaker))
+        if len(speakers) == 2 and not roles:
+            agent = next((u.speaker for u in units[:4] if _OPENER.search(u.text.lower())), "")
+            if agent:
+                other = speakers[1] if agent == speakers[0] else speakers[0]
+                roles = {"staff": {agent}, "customer": {other}}
         if len(speakers) == 2:  # a name greeting the other speaker, in the opening turns
             for u in units[:12]:
                 other = speakers[1] if u.speaker == speakers[0] else speakers[0]
