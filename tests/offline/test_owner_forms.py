@@ -199,3 +199,25 @@ def test_name_labelled_call_swaps_are_cited(lex: OfflineScorer, summary: str, sa
 def test_name_labelled_call_faithful_owners(lex: OfflineScorer, summary: str) -> None:
     """The agent named by name with an apposition, by role, or as the bank."""
     assert _owner_evidence(lex, BANK_CALL, summary) == []
+
+
+ROUTER_CALL = (
+    "Agent: Thanks for calling Fibrenet, how can I help?\n"
+    "Customer: My wifi keeps dropping in the evenings.\n"
+    "Agent: I can see your hub is on a crowded channel. I've moved it to channel 11 and "
+    "turned on band steering.\n"
+    "Customer: Thanks, I'll restart my laptop and test the connection tonight.\n"
+)
+
+
+def test_a_second_verb_of_the_doer_is_checked(lex: OfflineScorer) -> None:
+    """ "X did A, and moved B": the second act is X's too, and checked as such."""
+    swap = "The customer restarted the hub, and moved it to channel 11."
+    ev = _owner_evidence(lex, ROUTER_CALL, swap)
+    assert ev and "to The customer, but in the source Agent takes it" in ev[0], ev
+    faithful = "The agent moved the hub to channel 11, and turned on band steering."
+    assert _owner_evidence(lex, ROUTER_CALL, faithful) == []
+    both = "The customer will restart the laptop and tests the connection tonight."
+    assert _owner_evidence(lex, ROUTER_CALL, both) == []
+    other = "The agent moved the hub to channel 11, and Customer restarts the laptop."
+    assert _owner_evidence(lex, ROUTER_CALL, other) == []

@@ -44,7 +44,7 @@ def _phrases(name: str) -> re.Pattern[str]:
 _REQUEST = _phrases("requests")
 _AFFIRM = _phrases("affirmations")
 _REFUSAL = frozenset(["no", "sorry", "can't", "cannot", "unfortunately", "not", "tidak", "maaf"])
-_PAST = word_map("irregular_past")
+PAST = word_map("irregular_past")
 # auxiliaries and adverbs between a doer and the verb ("will", "is going to", "has just")
 # ("offered" only before "to": "Ana offered the basic plan" is Ana's offer)
 AUX = (
@@ -106,7 +106,7 @@ def id_base(w: str) -> str:
 
 def task_words(text: str, indonesian: bool) -> list[str]:
     """The content words of a task in order, verbs in their base form ("sent" as "send")."""
-    out = content_of([_PAST.get(w, w) for w in words(text)])
+    out = content_of([PAST.get(w, w) for w in words(text)])
     return [id_base(w) for w in out] if indonesian else out
 
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .assignments import AUX, MIN_TASK, Assignment, clause, is_indonesian, task_words
+from .assignments import AUX, MIN_TASK, PAST, Assignment, clause, is_indonesian, task_words
 from .doers import Doers
 from .mentions import pronoun_subjects
 from .text import alike, words
@@ -80,10 +80,14 @@ class _Claim:
 
 # a doer opens a clause: the sentence, a bullet's label, or after ";" / "and" / "asked"
 _START = r"(?:^\s*|[;:]\s+|\band\s+|,\s+|\basked\s+|\btold\s+|\bminta\s+)"
-# an apposition after a name ("Josh, the agent, will ..."; "Nadia dari tim CS")
+# an apposition after a name ("Josh, the agent, will ...")
 _APPOSITION = r"(?:,\s+(?i:the|our|their)\s+[\w -]{1,30}?,)?"
 # a passive's doer ("the quotes are collected by Tom"): the clause before "by" is the task
-_PASSIVE = r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?\w+(?:ed|en|t|wn)\s+by\s+"
+_PASSIVE = r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?(?P<verb>\w+(?:ed|en|t|wn))\s+by\s+"
+# a second verb of the same doer ("Tom found the fault and moved it to channel 11"): after
+# "and", a verb in the past or in the third person like the first, or an Indonesian verb
+# with its active or passive prefix ("memperpanjang sertifikat dan mengabari grup")
+_AND = re.compile(r"(?:,\s*)?\b(?:and|dan)\s+(?=(\w+))")
 
 
 def _claims(sentence: str, mentions: list[tuple[str, str]], indonesian: bool) -> list[_Claim]:
@@ -104,21 +108,41 @@ def _claims(sentence: str, mentions: list[tuple[str, str]], indonesian: bool) ->
                 first = words(rest)[:1]
                 if not first or first[0] in _NOT_VERB:  # "Tom and ...", "Tom's", "Tom in ..."
                     continue
-                terms = _terms(clause(rest), mentions, indonesian)
-                if len(set(terms)) >= MIN_TASK:
-                    out.append(
-                        (m.start(1), _Claim(speaker, m.group(1), frozenset(terms), terms[0]))
-                    )
-        for m in re.finditer(rf"{_PASSIVE}({mention})", sentence):
+                for part in [clause(rest), *_second_verbs(rest, first[0], indonesian)]:
+                    terms = _terms(part, mentions, indonesian)
+                    if len(set(terms)) >= MIN_TASK:
+                        claim = _Claim(speaker, m.group(1), frozenset(terms), terms[0])
+                        out.append((m.start(1), claim))
+        for m in re.finditer(rf"{_PASSIVE}(?P<who>{mention})", sentence):
             before = re.split(r"[;:]|,\s+", sentence[: m.start()])[-1]
-            verb = words(m.group(0))[-2 - len(words(m.group(1))) :][:1]  # the participle
-            terms = _terms(before + " " + " ".join(verb), mentions, indonesian)
+            terms = _terms(f"{before} {m.group('verb')}", mentions, indonesian)
             if len(set(terms)) >= MIN_TASK:
-                said = _Claim(speaker, m.group(1), frozenset(terms), terms[-1])
-                out.append((m.start(1), said))
+                said = _Claim(speaker, m.group("who"), frozenset(terms), terms[-1])
+                out.append((m.start("who"), said))
     out.sort(key=lambda x: x[0])
-    # "Marcus asked Tom to get ...": the later doer's task is part of the earlier one's
-    return [c for k, (_, c) in enumerate(out) if not any(c.task > d.task for _, d in out[k + 1 :])]
+    # "Marcus asked Tom to get ...": the later doer's task is part of the earlier one's (a
+    # second verb of the same doer is not another doer)
+    return [
+        c
+        for k, (_, c) in enumerate(out)
+        if not any(c.task > d.task and c.speaker != d.speaker for _, d in out[k + 1 :])
+    ]
+
+
+def _second_verbs(rest: str, verb: str, indonesian: bool) -> list[str]:
+    """The clauses of further verbs of a claim's doer, up to the end of the sentence part."""
+    part = re.split(r"[;.!?]", rest, maxsplit=1)[0]
+    out: list[str] = []
+    for m in _AND.finditer(part):
+        w = m.group(1)
+        if not w.islower():  # "and Tobias sets up ...": another doer's clause
+            continue
+        past = (verb.endswith("ed") or verb in PAST) and (w.endswith("ed") or w in PAST)
+        third = verb.endswith("s") and w.endswith("s") and not w.endswith("ss")
+        prefixed = indonesian and w.startswith(("me", "di")) and len(w) > 5
+        if past or third or prefixed:
+            out.append(clause(part[m.end() :]))
+    return out
 
 
 def _terms(text: str, mentions: list[tuple[str, str]], indonesian: bool) -> list[str]:
