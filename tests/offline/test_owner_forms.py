@@ -82,7 +82,7 @@ def test_indonesian_verbs_lose_their_affixes() -> None:
 def test_tasks_read_from_requests_passives_and_the_agents_we() -> None:
     """A request with a title, a passive naming its doer, the agent's "we" in a call."""
     tasks = assignments(source_units(COMMITTEE)[0])
-    assert any(a.owner == "Dr Rahman" and {"draft", "survey"} <= a.task for a in tasks)
+    assert any(a.owner == "Dr Rahman" and {"consultation", "survey"} <= a.task for a in tasks)
     assert any(a.owner == "Mr Berg" and {"poster", "print"} <= a.task for a in tasks)
     call = assignments(source_units(CALL)[0])
     assert any(a.owner == "Agent" and {"refund", "duplicate"} <= a.task for a in call)
@@ -221,3 +221,51 @@ def test_a_second_verb_of_the_doer_is_checked(lex: OfflineScorer) -> None:
     assert _owner_evidence(lex, ROUTER_CALL, both) == []
     other = "The agent moved the hub to channel 11, and Customer restarts the laptop."
     assert _owner_evidence(lex, ROUTER_CALL, other) == []
+
+
+STANDUP = (
+    "Lena: Next, the bugs. Who can take the login timeout bug?\n"
+    "Omar: I'll take it.\n"
+    "Lena: Thanks. Tariq, you're on the export crash.\n"
+    "Tariq: Sure.\n"
+)
+
+ROAMING = (
+    "Agent: Thanks for calling Teleco, how can I help?\n"
+    "Customer: I was charged for roaming in France.\n"
+    "Agent: I've refunded the charge and turned on usage alerts at 80 percent.\n"
+    "Customer: Great.\n"
+    "Agent: You'll need to restart your phone to get the new settings.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "said", "owner"),
+    [
+        (STANDUP, "- Tariq: the login timeout bug.", "Tariq", "Omar"),
+        (STANDUP, "- Omar: the export crash.", "Omar", "Tariq"),
+        (ROAMING, "The customer switched on usage alerts.", "The customer", "Agent"),
+        (ROAMING, "The agent restarts the phone.", "The agent", "Customer"),
+    ],
+)
+def test_requests_to_the_room_and_acts_in_other_words(
+    lex: OfflineScorer, source: str, summary: str, said: str, owner: str
+) -> None:
+    """ "Who can take ...?" taken by the next speaker; "you're on ..."; "turned on" as
+    "switched on"; the request ending a call of two is the other speaker's."""
+    ev = _owner_evidence(lex, source, summary)
+    assert ev and f"to {said}, but in the source {owner} takes it" in ev[0], ev
+
+
+@pytest.mark.parametrize(
+    ("source", "summary"),
+    [
+        (STANDUP, "- Omar: the login timeout bug."),
+        (STANDUP, "- Tariq: the export crash."),
+        (ROAMING, "The agent switched on usage alerts at 80%."),
+        (ROAMING, "The customer needs to restart the phone."),
+    ],
+)
+def test_requests_to_the_room_faithful(lex: OfflineScorer, source: str, summary: str) -> None:
+    """The same tasks with their doers."""
+    assert _owner_evidence(lex, source, summary) == []

@@ -30,21 +30,24 @@ from typing import TYPE_CHECKING
 
 from .doers import TITLE, Doers
 from .lexicon import word_map, word_set
-from .text import content_of, detect_language, sentences, words
+from .text import content_of, detect_language, sentences, stem, words
 
 if TYPE_CHECKING:
     from .records import Unit
 
 
 def _phrases(name: str) -> re.Pattern[str]:
+    """One pattern for the phrases of a word file ("^" ties a phrase to the sentence start)."""
     alts = sorted(word_set(name), key=len, reverse=True)
-    return re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(a) for a in alts) + r")(?![\w'])")
+    parts = ["^" + re.escape(a[1:]) if a.startswith("^") else re.escape(a) for a in alts]
+    return re.compile(r"(?<![\w'])(?:" + "|".join(parts) + r")(?![\w'])")
 
 
 _REQUEST = _phrases("requests")
 _AFFIRM = _phrases("affirmations")
 _REFUSAL = frozenset(["no", "sorry", "can't", "cannot", "unfortunately", "not", "tidak", "maaf"])
 PAST = word_map("irregular_past")
+_SAME_ACT = word_map("task_verbs")
 # auxiliaries and adverbs between a doer and the verb ("will", "is going to", "has just")
 # ("offered" only before "to": "Ana offered the basic plan" is Ana's offer)
 AUX = (
@@ -104,9 +107,19 @@ def id_base(w: str) -> str:
     return w
 
 
+def _verb(w: str) -> str:
+    """A word in its base form, one verb of those naming one act (`words/task_verbs.txt`)."""
+    w = PAST.get(w, w)
+    s = stem(w)
+    return _SAME_ACT.get(s) or _SAME_ACT.get(s + "e") or w
+
+
 def task_words(text: str, indonesian: bool) -> list[str]:
-    """The content words of a task in order, verbs in their base form ("sent" as "send")."""
-    out = content_of([PAST.get(w, w) for w in words(text)])
+    """The content words of a task in order, verbs in their base form ("sent" as "send").
+
+    Verbs naming one act are one word ("turned on" as "switched on", `words/task_verbs.txt`).
+    """
+    out = content_of([_verb(w) for w in words(text)])
     return [id_base(w) for w in out] if indonesian else out
 
 
@@ -121,6 +134,7 @@ def assignments(units: list[Unit]) -> list[Assignment]:
     indonesian = is_indonesian(units)
     doers = Doers.of(units)
     agent = doers.roles.get("staff", "") if "customer" in doers.roles else ""
+    speakers = list(dict.fromkeys(u.speaker for u in units if u.speaker))
     names = sorted(doers.names.items(), key=lambda kv: len(kv[0]), reverse=True)
     by_name = (
         re.compile(rf"{_BY}{TITLE}?({'|'.join(re.escape(n) for n, _ in names)})\b")
@@ -151,7 +165,7 @@ def assignments(units: list[Unit]) -> list[Assignment]:
                     out.append(Assignment(u.speaker, task(_body(prev)), f"{prev.text} / {sent}"))
             r = _REQUEST.search(low)
             if r:
-                owner = _addressee(sent, u.speaker, names, reply)
+                owner = _addressee(sent, u.speaker, names, reply, speakers)
                 t = task(clause(low[r.end() :]))
                 if owner and len(t) >= MIN_TASK:
                     out.append(Assignment(owner, t, quote))
@@ -201,8 +215,13 @@ def clause(text: str) -> str:
     )[0]
 
 
-def _addressee(sent: str, speaker: str, names: list[tuple[str, str]], reply: Unit | None) -> str:
-    """Who a request is made of: the person named in it, or the next speaker who agrees."""
+def _addressee(
+    sent: str, speaker: str, names: list[tuple[str, str]], reply: Unit | None, speakers: list[str]
+) -> str:
+    """Who a request is made of: the person named in it, or the next speaker who agrees.
+
+    A request ending a conversation of two is made of the other speaker.
+    """
     named = list(
         dict.fromkeys(
             full
@@ -213,6 +232,8 @@ def _addressee(sent: str, speaker: str, names: list[tuple[str, str]], reply: Uni
         )
     )
     if reply is None or reply.speaker == speaker or not reply.speaker:
+        if not named and reply is None and len(speakers) == 2:  # the call's last word
+            return next(s for s in speakers if s != speaker)
         return named[0] if len(named) == 1 else ""
     answer = words(_body(reply))
     refused = bool(answer) and answer[0] in _REFUSAL
