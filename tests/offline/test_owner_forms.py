@@ -269,3 +269,24 @@ def test_requests_to_the_room_and_acts_in_other_words(
 def test_requests_to_the_room_faithful(lex: OfflineScorer, source: str, summary: str) -> None:
     """The same tasks with their doers."""
     assert _owner_evidence(lex, source, summary) == []
+
+
+PARTY = (
+    "Maria: Ann and Emily, could you take care of the food?\n"
+    "Ann: Sure.\n"
+    "Nathan: I'm at the dentist after work, you collect the cake from the bakery.\n"
+    "Emily: Fine, I'll collect it.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Ann and Emily will take care of the food.",
+        "Emily will collect the cake from the bakery.",
+    ],
+)
+def test_joint_doers_and_another_subject_are_no_swap(lex: OfflineScorer, summary: str) -> None:
+    """Two people asked together share the task; "I'm at the dentist, you collect ..." gives
+    the collection to the one addressed, not to the speaker."""
+    assert _owner_evidence(lex, PARTY, summary) == []

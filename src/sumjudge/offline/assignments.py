@@ -53,7 +53,8 @@ _SAME_ACT = word_map("task_verbs")
 AUX = (
     r"(?:(?:will|shall|can|could|would|should|must|is|are|was|were|am|has|have|had|be|been|"
     r"also|then|just|already|now|still|going|to|akan|sudah|baru|mau|bisa|harus|perlu|yang|"
-    r"juga|langsung)\s+|(?:agreed|offered|promised|volunteered|needs?|wants?)\s+to\s+)*"
+    r"juga|langsung)\s+|(?:agreed|offered|promised|volunteered|needs?|wants?|asked|expected|"
+    r"due|supposed|assigned)\s+to\s+|(?:diminta|ditugaskan)\s+(?:untuk\s+)?)*"
 )
 # the first person doing something: "I'll", "I've", "I'm", "I", "saya", "aku"
 _FIRST = re.compile(rf"(?<![\w'])(?:i(?:'ll|'ve|'m|'d)?|saya|aku)\s+{AUX}(?=[a-z])")
@@ -151,7 +152,7 @@ def assignments(units: list[Unit]) -> list[Assignment]:
         reply = units[i + 1] if i + 1 < len(units) else None
         prev = units[i - 1] if i > 0 else None
         for sent, _, _ in sentences(_body(u)):
-            low = " ".join(words(sent))
+            low = sent.lower().replace("’", "'")  # (punctuation kept: it ends clauses)
             quote = f"{u.speaker}: {sent}"
             firsts = list(_FIRST.finditer(low))
             if u.speaker == agent:
@@ -206,10 +207,14 @@ def _low(u: Unit) -> str:
 
 
 def clause(text: str) -> str:
-    """The text up to the end of its clause (a task is one clause)."""
+    """The text up to the end of its clause (a task is one clause).
+
+    A clause ends at a sentence mark, at ", and" / ", but", and before another subject ("I'm
+    seeing the dentist, you pick up the girls").
+    """
     return re.split(
         r"[;.!?]|,\s+(?:and|but|so)\s+|\s+(?:but|because|while)\s+"
-        r"|\s+and\s+(?=(?:i|i'll|i've|i'm|we|you|he|she|they|saya|aku)\b)",
+        r"|(?:\s+and|,)\s+(?=(?:i|i'll|i've|i'm|we|you|you'll|he|she|they|saya|aku)\b)",
         text,
         flags=re.IGNORECASE,
     )[0]

@@ -78,8 +78,12 @@ class _Claim:
     verb: str  # the task's first content word ("get" of "get three quotes")
 
 
-# a doer opens a clause: the sentence, a bullet's label, or after ";" / "and" / "asked"
-_START = r"(?:^\s*|[;:]\s+|\band\s+|,\s+|\basked\s+|\btold\s+|\bminta\s+)"
+# a doer opens a clause: the sentence, a bullet's label, or after ";" / "and" / "asked" /
+# "that" ("It was agreed that Tom will ...")
+_START = (
+    r"(?:^\s*|[;:]\s+|\band\s+|,\s+|\basked\s+|\btold\s+|\bminta\s+|\bthat\s+|\bthen\s+"
+    r"|\bbahwa\s+)"
+)
 # an apposition after a name ("Josh, the agent, will ...")
 _APPOSITION = r"(?:,\s+(?i:the|our|their)\s+[\w -]{1,30}?,)?"
 # a passive's doer ("the quotes are collected by Tom"): the clause before "by" is the task
@@ -87,6 +91,8 @@ _PASSIVE = r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?(?P<verb>\w+(?:ed|
 # a second verb of the same doer ("Tom found the fault and moved it to channel 11"): after
 # "and", a verb in the past or in the third person like the first, or an Indonesian verb
 # with its active or passive prefix ("memperpanjang sertifikat dan mengabari grup")
+# a doer after another person and "and" shares the task with them ("Ann and Emily will ...")
+_JOINT = re.compile(r"\b[A-Z][\w'’-]*\s+(?:and|dan)\s+$")
 _AND = re.compile(r"(?:,\s*)?\b(?:and|dan)\s+(?=(\w+))")
 
 
@@ -104,6 +110,8 @@ def _claims(sentence: str, mentions: list[tuple[str, str]], indonesian: bool) ->
         ]
         for pat in pats:
             for m in re.finditer(pat, sentence):
+                if _JOINT.search(sentence[: m.start(1)]):  # "Ann and Emily will ...": both
+                    continue
                 rest = sentence[m.end() :]
                 first = words(rest)[:1]
                 if not first or first[0] in _NOT_VERB:  # "Tom and ...", "Tom's", "Tom in ..."
