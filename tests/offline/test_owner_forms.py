@@ -290,3 +290,16 @@ def test_joint_doers_and_another_subject_are_no_swap(lex: OfflineScorer, summary
     """Two people asked together share the task; "I'm at the dentist, you collect ..." gives
     the collection to the one addressed, not to the speaker."""
     assert _owner_evidence(lex, PARTY, summary) == []
+
+
+def test_a_decimal_point_ends_no_clause(lex: OfflineScorer) -> None:
+    """ "on the 2.4 GHz band, and moved it ...": the second act is read past the "2.4"."""
+    source = (
+        "Agent: Thanks for calling Fibrenet, how can I help?\n"
+        "Customer: My wifi is slow upstairs.\n"
+        "Agent: Your hub was on the 2.4 GHz band. I've moved it to channel 11 with band "
+        "steering on.\n"
+    )
+    swap = "The customer checked the 2.4 GHz band and moved the hub to channel 11."
+    ev = _owner_evidence(lex, source, swap)
+    assert ev and "but in the source Agent takes it" in ev[0], ev

@@ -209,11 +209,11 @@ def _low(u: Unit) -> str:
 def clause(text: str) -> str:
     """The text up to the end of its clause (a task is one clause).
 
-    A clause ends at a sentence mark, at ", and" / ", but", and before another subject ("I'm
-    seeing the dentist, you pick up the girls").
+    A clause ends at a sentence mark (not a decimal point: "2.4 GHz"), at ", and" / ", but",
+    and before another subject ("I'm seeing the dentist, you pick up the girls").
     """
     return re.split(
-        r"[;.!?]|,\s+(?:and|but|so)\s+|\s+(?:but|because|while)\s+"
+        r"[;!?]|\.(?!\d)|,\s+(?:and|but|so)\s+|\s+(?:but|because|while)\s+"
         r"|(?:\s+and|,)\s+(?=(?:i|i'll|i've|i'm|we|you|you'll|he|she|they|saya|aku)\b)",
         text,
         flags=re.IGNORECASE,

@@ -139,7 +139,7 @@ def _claims(sentence: str, mentions: list[tuple[str, str]], indonesian: bool) ->
 
 def _second_verbs(rest: str, verb: str, indonesian: bool) -> list[str]:
     """The clauses of further verbs of a claim's doer, up to the end of the sentence part."""
-    part = re.split(r"[;.!?]", rest, maxsplit=1)[0]
+    part = re.split(r"[;!?]|\.(?!\d)", rest, maxsplit=1)[0]
     out: list[str] = []
     for m in _AND.finditer(part):
         w = m.group(1)
