@@ -303,3 +303,16 @@ def test_a_decimal_point_ends_no_clause(lex: OfflineScorer) -> None:
     swap = "The customer checked the 2.4 GHz band and moved the hub to channel 11."
     ev = _owner_evidence(lex, source, swap)
     assert ev and "but in the source Agent takes it" in ev[0], ev
+
+
+def test_a_customers_question_and_a_negation_take_no_task(lex: OfflineScorer) -> None:
+    """ "Do I need to report it?" asked by the customer is not the customer's task, nor is
+    "I didn't make them"; the agent's "we report it" is the agent's."""
+    source = (
+        "Ravi: Thanks for calling Crest Bank, Ravi speaking. How can I help?\n"
+        "Leah: There are two payments I didn't make. Do I need to report them to the police?\n"
+        "Ravi: No. We report the fraud to the card scheme ourselves.\n"
+    )
+    ev = _owner_evidence(lex, source, "Leah reports the fraud to the card scheme herself.")
+    assert ev and "to Leah, but in the source Ravi takes it" in ev[0], ev
+    assert _owner_evidence(lex, source, "Ravi reports the fraud to the card scheme.") == []

@@ -6,6 +6,8 @@ A task is done or taken in a turn in four ways, each read from the turns as writ
   added a note", "I switched on alerts", "can I offer you ...", "saya buka laporannya",
   and in a call the agent's "we" ("we'll refund it"): the owner is the speaker; a short
   reply ("Sure, I'll have them by Wednesday") takes the task of the request it answers;
+  what the speaker does not do ("I didn't make them") and what a call's customer asks
+  about ("Do I need to report it?") are no tasks;
 - a speaker asks someone ("Tom, can you get three quotes?", "Ms Achebe, please prepare
   ...", `words/requests.txt`): the owner is the person named, or the next speaker when
   that turn agrees (`words/affirmations.txt`); a refusal gives no owner;
@@ -29,7 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .doers import TITLE, Doers
-from .lexicon import word_map, word_set
+from .lexicon import NEGATIONS, word_map, word_set
 from .text import content_of, detect_language, sentences, stem, words
 
 if TYPE_CHECKING:
@@ -135,6 +137,7 @@ def assignments(units: list[Unit]) -> list[Assignment]:
     indonesian = is_indonesian(units)
     doers = Doers.of(units)
     agent = doers.roles.get("staff", "") if "customer" in doers.roles else ""
+    customer = doers.roles.get("customer", "") if agent else ""
     speakers = list(dict.fromkeys(u.speaker for u in units if u.speaker))
     names = sorted(doers.names.items(), key=lambda kv: len(kv[0]), reverse=True)
     by_name = (
@@ -157,7 +160,11 @@ def assignments(units: list[Unit]) -> list[Assignment]:
             firsts = list(_FIRST.finditer(low))
             if u.speaker == agent:
                 firsts += _WE.finditer(low)
-            for m in firsts:
+            # a customer asking "Do I need to report it?" takes no task: they ask
+            asking = u.speaker == customer and sent.rstrip().endswith("?")
+            for m in [] if asking else firsts:
+                if low[m.end() :].split(" ", 1)[0] in NEGATIONS:  # "I didn't make them"
+                    continue
                 t = task(clause(low[m.end() :]))
                 if len(t) >= MIN_TASK:
                     out.append(Assignment(u.speaker, t, quote))
