@@ -316,3 +316,15 @@ def test_a_customers_question_and_a_negation_take_no_task(lex: OfflineScorer) ->
     ev = _owner_evidence(lex, source, "Leah reports the fraud to the card scheme herself.")
     assert ev and "to Leah, but in the source Ravi takes it" in ev[0], ev
     assert _owner_evidence(lex, source, "Ravi reports the fraud to the card scheme.") == []
+
+
+def test_a_view_takes_no_task(lex: OfflineScorer) -> None:
+    """ "I think we need a supplier audit plan" is a view; the one asked takes the task."""
+    source = (
+        "Amelia: I think we need a supplier audit plan before the renewal.\n"
+        "Chair: Agreed. Bo, can you write the supplier audit plan by Friday?\n"
+        "Bo: Yes.\n"
+    )
+    ev = _owner_evidence(lex, source, "- Amelia: supplier audit plan, by Friday.")
+    assert ev and "to Amelia, but in the source Bo takes it" in ev[0], ev
+    assert _owner_evidence(lex, source, "- Bo: supplier audit plan, by Friday.") == []

@@ -6,8 +6,9 @@ A task is done or taken in a turn in four ways, each read from the turns as writ
   added a note", "I switched on alerts", "can I offer you ...", "saya buka laporannya",
   and in a call the agent's "we" ("we'll refund it"): the owner is the speaker; a short
   reply ("Sure, I'll have them by Wednesday") takes the task of the request it answers;
-  what the speaker does not do ("I didn't make them") and what a call's customer asks
-  about ("Do I need to report it?") are no tasks;
+  what the speaker does not do ("I didn't make them"), a view ("I think we need ...",
+  `words/opinion_verbs.txt`) and what a call's customer asks about ("Do I need to report
+  it?") are no tasks;
 - a speaker asks someone ("Tom, can you get three quotes?", "Ms Achebe, please prepare
   ...", `words/requests.txt`): the owner is the person named, or the next speaker when
   that turn agrees (`words/affirmations.txt`); a refusal gives no owner;
@@ -50,6 +51,7 @@ _AFFIRM = _phrases("affirmations")
 _REFUSAL = frozenset(["no", "sorry", "can't", "cannot", "unfortunately", "not", "tidak", "maaf"])
 PAST = word_map("irregular_past")
 _SAME_ACT = word_map("task_verbs")
+_NO_TASK = NEGATIONS | word_set("opinion_verbs")
 # auxiliaries and adverbs between a doer and the verb ("will", "is going to", "has just")
 # ("offered" only before "to": "Ana offered the basic plan" is Ana's offer)
 AUX = (
@@ -163,7 +165,8 @@ def assignments(units: list[Unit]) -> list[Assignment]:
             # a customer asking "Do I need to report it?" takes no task: they ask
             asking = u.speaker == customer and sent.rstrip().endswith("?")
             for m in [] if asking else firsts:
-                if low[m.end() :].split(" ", 1)[0] in NEGATIONS:  # "I didn't make them"
+                # "I didn't make them", "I think we need ...": no task taken
+                if low[m.end() :].split(" ", 1)[0].strip(",") in _NO_TASK:
                     continue
                 t = task(clause(low[m.end() :]))
                 if len(t) >= MIN_TASK:
