@@ -328,3 +328,12 @@ def test_a_view_takes_no_task(lex: OfflineScorer) -> None:
     ev = _owner_evidence(lex, source, "- Amelia: supplier audit plan, by Friday.")
     assert ev and "to Amelia, but in the source Bo takes it" in ev[0], ev
     assert _owner_evidence(lex, source, "- Bo: supplier audit plan, by Friday.") == []
+
+
+def test_a_pronoun_subject_is_the_person_named_before(lex: OfflineScorer) -> None:
+    """ "He will ..." after a sentence opening on "Cllr Hughes" is about Cllr Hughes."""
+    swap = "Cllr Hughes opened item two. He will draft the consultation survey by 3 May."
+    ev = _owner_evidence(lex, COMMITTEE, swap)
+    assert ev and "but in the source Dr Rahman takes it" in ev[0], ev
+    faithful = "Dr Rahman was asked about the survey. He will draft it for the residents by 3 May."
+    assert _owner_evidence(lex, COMMITTEE, faithful) == []

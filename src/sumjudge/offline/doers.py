@@ -119,21 +119,21 @@ class Doers:
             {r: next(iter(s)) for r, s in roles.items() if len(s) == 1},
         )
 
-    def mentions(self) -> list[tuple[str, str]]:
-        """Each way of mentioning a speaker as a regex, with the speaker's label.
+    def mentions(self) -> list[tuple[str, str, str]]:
+        """Each way of mentioning a speaker: its regex, the speaker's label, and a mention.
 
-        A name may carry a title and a family name ("Mr Doherty", "Daniel Ferreira") and an
-        apposition ("Josh, the agent,"); a role is "the <role word>" or, in Indonesian, the
-        bare word ("petugas").
+        A name may carry a title and a family name ("Mr Doherty", "Daniel Ferreira"); a
+        role is "the <role word>" or, in Indonesian, the bare word ("petugas"). The third
+        item mentions the speaker at a sentence start ("Lowe", "The agent").
         """
-        out: list[tuple[str, str]] = []
+        out: list[tuple[str, str, str]] = []
         for name, speaker in self.names.items():
-            out.append((rf"\b{TITLE}?{re.escape(name)}(?:\s+[A-Z][\w'’-]*)?", speaker))
+            out.append((rf"\b{TITLE}?{re.escape(name)}(?:\s+[A-Z][\w'’-]*)?", speaker, name))
         for kind, speaker in self.roles.items():
-            words = sorted((w for w, k in ROLE_KINDS.items() if k == kind), key=len, reverse=True)
-            words = words or [kind]
-            alts = "|".join(re.escape(w) for w in words)
-            out.append((rf"\b(?:(?i:the|our|their|your)\s+)?(?i:{alts})\b", speaker))
+            words = [w for w, k in ROLE_KINDS.items() if k == kind] or [kind]
+            alts = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+            pattern = rf"\b(?:(?i:the|our|their|your)\s+)?(?i:{alts})\b"
+            out.append((pattern, speaker, f"The {words[0]}"))  # the file's first: "agent"
         return out
 
 

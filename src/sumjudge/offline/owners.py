@@ -174,12 +174,14 @@ def owner_swaps(
     out: list[OwnerSwap | None] = [None] * len(sents)
     if not tasks:
         return out
-    mentions = Doers.of(units).mentions()
+    said = Doers.of(units).mentions()
+    mentions = [(pattern, speaker) for pattern, speaker, _ in said]
     if not mentions:
         return out
     indonesian = is_indonesian(units)
     # "She will refund two months" after "Ana explained ...": about Ana
-    resolved = pronoun_subjects(sents, [(p.name, p.pattern()) for p in persons])
+    named = [(say, pattern) for pattern, _, say in said]
+    resolved = pronoun_subjects(sents, named + [(p.name, p.pattern()) for p in persons])
     # Each task's word keys, once per summary: a long transcript has thousands of tasks,
     # and only those sharing a key with a claim can match it (`_candidates`).
     keyed = [(a, frozenset(_key(w) for w in a.task)) for a in tasks]
