@@ -337,3 +337,11 @@ def test_a_pronoun_subject_is_the_person_named_before(lex: OfflineScorer) -> Non
     assert ev and "but in the source Dr Rahman takes it" in ev[0], ev
     faithful = "Dr Rahman was asked about the survey. He will draft it for the residents by 3 May."
     assert _owner_evidence(lex, COMMITTEE, faithful) == []
+
+
+def test_a_meeting_role_with_a_name_in_apposition(lex: OfflineScorer) -> None:
+    """ "The chair, Cllr Hughes, drafts ..." is the chair's claim, cited against Dr Rahman."""
+    ev = _owner_evidence(lex, COMMITTEE, "The chair, Cllr Hughes, drafts the consultation survey.")
+    assert ev and "but in the source Dr Rahman takes it" in ev[0], ev
+    faithful = "Dr Rahman, the expert, drafts the consultation survey for the residents."
+    assert _owner_evidence(lex, COMMITTEE, faithful) == []

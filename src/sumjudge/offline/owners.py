@@ -84,8 +84,8 @@ _START = (
     r"(?:^\s*|[;:]\s+|\band\s+|,\s+|\basked\s+|\btold\s+|\bminta\s+|\bthat\s+|\bthen\s+"
     r"|\bbahwa\s+)"
 )
-# an apposition after a name ("Josh, the agent, will ...")
-_APPOSITION = r"(?:,\s+(?i:the|our|their)\s+[\w -]{1,30}?,)?"
+# an apposition after a mention ("Josh, the agent, will ...", "the chair, Cllr Brennan, writes")
+_APPOSITION = r"(?:,\s+[^,;:.]{1,40},)?"
 # a passive's doer ("the quotes are collected by Tom"): the clause before "by" is the task
 _PASSIVE = r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?(?P<verb>\w+(?:ed|en|t|wn))\s+by\s+"
 # a second verb of the same doer ("Tom found the fault and moved it to channel 11"): after
