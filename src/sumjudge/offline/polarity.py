@@ -25,13 +25,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .lexicon import NEGATIONS, NUMBER_WORDS, word_pairs, word_set
+from .decisions import (
+    CONTRARY_STEMS,
+    base_forms,
+    choice,
+    chosen_and_turned_down,
+    contrary_sides,
+    same_word,
+    shared_words,
+    swapped,
+)
+from .lexicon import NEGATIONS, NUMBER_WORDS, word_set
 from .records import SourceInfo, Unit
-from .text import alike, content_of, sentences, stem, words
+from .text import content_of, sentences, stem, words
 
 _CLAUSE = re.compile(
     r",\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:and|but|because|so|while|which|who|although|whereas|"
-    r"dan|tetapi|namun|karena|sehingga)\s+"
+    r"even\s+though|though|despite|dan|tetapi|namun|karena|sehingga|walaupun|meskipun)\s+"
 )
 # "refuse" is a contrary word (issue / refuse), not a negation that flips a clause; chat
 # writes "dont" and "cant"
@@ -49,8 +59,7 @@ EXPLICIT = NEGATIONS - {"without", "refuse", "refused", "refuses"} | {
     "hasnt",
 }
 SENSE = word_set("negative_sense")
-CONTRARIES = word_pairs("contraries")
-_CONTRARY_STEMS = frozenset(stem(w) for pair in CONTRARIES for side in pair for w in side)
+_CONTRARY_STEMS = CONTRARY_STEMS
 UNANIMOUS = word_set("unanimous")
 DISSENT = word_set("dissent")
 _VOTE = frozenset(["vote", "voted", "votes", "voting", "motion", "favour", "favor", "ballot"])
@@ -85,33 +94,47 @@ class Clause:
     sides: frozenset[tuple[int, int]]  # (contrary pair, side) of its contrary words
 
     @staticmethod
-    def of(text: str) -> Clause:
-        """The clause `text`."""
-        ws = words(_SPACED_NT.sub(r"\1n't", _INTERJECTION.sub("", text)))
+    def of(text: str, turned_down: bool = False) -> Clause:
+        """The clause `text`; `turned_down`: the option a choice turns down (a negation).
+
+        ("Let's switch instead of cancelling": "cancelling" is turned down.)
+        """
+        ws = base_forms(words(_SPACED_NT.sub(r"\1n't", _INTERJECTION.sub("", text))))
         negs = [i for i, w in enumerate(ws) if w in EXPLICIT]
         # what the negation bears on: the first content word after it ("not offered",
         # "won't be any charge", "agreed not to move")
         scope = {c for i in negs for c in content_of(ws[i + 1 : i + 5])[:1]}
-        sides = {
-            (k, side)
-            for k, pair in enumerate(CONTRARIES)
-            for side in (0, 1)
-            if not pair[side].isdisjoint(ws)
-        }
+        # a negation word is not what the clause is about ("can't", "hasn't" are not stop
+        # words, and would count as words two clauses share)
+        plain = [w for w in ws if w not in EXPLICIT]
+        content = content_of(plain)
+        if turned_down:
+            scope |= set(content[:1])
+        sense = SENSE.intersection(ws)
+        if "rather" in sense and " rather not " in f" {' '.join(ws)} ":
+            sense -= {"rather"}  # ("I'd rather not cut it": a negation, not a limit)
         return Clause(
-            content=frozenset(content_of(ws)),
-            negated=bool(negs),
+            content=frozenset(content),
+            negated=bool(negs) or turned_down,
             scope=frozenset(scope),
-            sense=SENSE.intersection(ws),
+            sense=sense,
             words=frozenset(ws),
             numbers=frozenset(w for w in ws if any(ch.isdigit() for ch in w)),
-            sides=frozenset(sides),
+            sides=contrary_sides(plain),
         )
 
 
 def clauses(text: str) -> list[Clause]:
-    """The clauses of a text that have a content word."""
-    out = [Clause.of(piece) for piece in _CLAUSE.split(text)]
+    """The clauses of a text that have a content word.
+
+    A clause that chooses ("X rather than Y", "X instead of Y") is two: X as it is, and Y
+    as a negated clause (`decisions.choice`).
+    """
+    out: list[Clause] = []
+    for piece in _CLAUSE.split(text):
+        chosen, turned_down = choice(piece)
+        out += [Clause.of(chosen)] if chosen else []
+        out += [Clause.of(turned_down, turned_down=True)] if turned_down else []
     return [c for c in out if c.content]
 
 
@@ -123,8 +146,7 @@ def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
     """
     if s.numbers and t.numbers and s.numbers.isdisjoint(t.numbers):
         return False  # about other figures ("429 errors" against "5xx errors")
-    common = s.content & t.content - names
-    shared = {w for w in common if w not in _CONTRARY_STEMS}
+    shared = _key_words(s, t, names)
     smaller = min(len(s.content - names), len(t.content - names))
     if len(shared) < MIN_SHARED or len(shared) < MIN_COVER * smaller:
         return False
@@ -133,16 +155,40 @@ def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
         # a limiting or negative word in one clause only ("on hold until March" against
         # "not before March", "don't forget to" against "reminds to") may be how the
         # negation was paraphrased; one both clauses use is not
-        if plain.sense - neg.words or neg.sense - plain.words:
+        if _own_sense(plain, neg) or _own_sense(neg, plain):
             return False
-        if not any(alike(x, y) for x in neg.scope for y in plain.content):
+        if not any(same_word(x, y) for x in neg.scope for y in plain.content):
             return False  # the negation is about something the other clause does not say
-        # "not approved" against "rejected": the plain clause's contrary word agrees
-        return not any(side == 1 for _, side in plain.sides)
+        # "not approved" against "rejected": the plain clause's contrary word agrees (one
+        # both clauses use is not how the negation was paraphrased: "no payment was taken
+        # for the failed orders" / "payment was taken for the failed orders")
+        return not any(side == 1 and (k, side) not in neg.sides for k, side in plain.sides)
     return any(
         (k, 1 - side) in t.sides and (k, side) not in t.sides and (k, 1 - side) not in s.sides
         for k, side in s.sides
     )
+
+
+def _key_words(s: Clause, t: Clause, names: frozenset[str]) -> set[str]:
+    """The content words two clauses share (in any inflection), but names and contraries."""
+    return {w for w in shared_words(s.content - names, t.content) if w not in _CONTRARY_STEMS}
+
+
+def _contrast_in(quote: str, s: Clause, t: Clause) -> bool:
+    """Whether the source sentence holding `t` also uses the contrary word `s` uses.
+
+    "The picker sits above the fold on desktop but below it on phones" contrasts two
+    cases; a summary saying "below the fold on phones" restates its second clause.
+    """
+    if s.negated != t.negated:
+        return False
+    whole = contrary_sides(words(quote))
+    return any((k, 1 - side) in t.sides and (k, side) in whole for k, side in s.sides)
+
+
+def _own_sense(a: Clause, b: Clause) -> bool:
+    """Whether clause `a` has a limiting word ("until", "waived") that `b` has in no form."""
+    return any(not any(same_word(stem(x), stem(y)) for y in b.words) for x in a.sense - b.words)
 
 
 def _body(u: Unit, text: str) -> str:
@@ -188,15 +234,23 @@ def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
     for s in clauses(sentence):
         if len(s.content) < MIN_SHARED:
             continue
-        overlap = [len(s.content & t.content) for t, _ in near]
-        top = max(overlap)
-        best = [near[k] for k, n in enumerate(overlap) if n == top]
-        if top < MIN_SHARED or not all(opposed(s, t, names) for t, _ in best):
-            continue
-        if _restated_elsewhere(s, top, info, names):
-            continue
-        return best[0][1]
-    return _contrary_sentence(sentence, region, info, names)
+        # the source clauses it restates, most shared words first: the first one it says
+        # the opposite of, unless a source clause that holds the words they share says
+        # what the summary says (the source may state both: a proposal, then the decision)
+        overlap = [len(shared_words(s.content, t.content)) for t, _ in near]
+        for k in sorted(range(len(near)), key=lambda k: -overlap[k]):
+            t, quote = near[k]
+            if overlap[k] < MIN_SHARED:
+                break
+            if (
+                opposed(s, t, names)
+                and not _contrast_in(quote, s, t)
+                and not _restated_elsewhere(s, _key_words(s, t, names), info, names)
+            ):
+                return quote
+    return _contrary_sentence(sentence, region, info, names) or swapped_choice(
+        sentence, region, info
+    )
 
 
 def _contrary_sentence(
@@ -210,7 +264,9 @@ def _contrary_sentence(
     and of any unit sharing two content words with the clause; the sentence must share two
     content words (half of the summary clause's) and have no word of the summary's side.
     """
-    for s in clauses(sentence):
+    # its clauses, and the sentence whole: a decision's word often stands apart from what
+    # it decides ("the amendment to delay the scheme: carried, 6 to 3")
+    for s in [*clauses(sentence), Clause.of(sentence)]:
         own = s.content - names - _CONTRARY_STEMS
         if not s.sides or len(own) < MIN_SHARED:
             continue
@@ -225,8 +281,10 @@ def _contrary_sentence(
             for q in dict.fromkeys(quote for _, quote in passage_clauses(info.units[i]))
         ]
         for k, side in s.sides:
+            if (k, 1 - side) in s.sides:
+                continue  # (it names both sides: "before tax instead of after")
             for t, quote in whole:
-                shared = own & t.content
+                shared = shared_words(own, t.content)
                 if (
                     (k, 1 - side) in t.sides
                     and (k, side) not in t.sides
@@ -238,15 +296,36 @@ def _contrary_sentence(
     return ""
 
 
-def _restated_elsewhere(s: Clause, top: int, info: SourceInfo, names: frozenset[str]) -> bool:
-    """Whether a source clause anywhere shares `top` content words with `s` and agrees."""
+def _restated_elsewhere(s: Clause, key: set[str], info: SourceInfo, names: frozenset[str]) -> bool:
+    """Whether a source clause anywhere holds the words `key` and does not oppose `s`."""
     for i, unit_words in enumerate(info.unit_content):
-        if len(s.content & unit_words) < top:
+        if len(shared_words(frozenset(key), frozenset(unit_words))) < len(key):
             continue
         for t, _ in passage_clauses(info.units[i]):
-            if len(s.content & t.content) >= top and not opposed(s, t, names):
+            if len(shared_words(frozenset(key), t.content)) == len(key) and not opposed(
+                s, t, names
+            ):
                 return True
     return False
+
+
+def swapped_choice(sentence: str, region: range, info: SourceInfo) -> str:
+    """The source sentence making the summary's choice the other way round, or "".
+
+    "The membership was frozen rather than cancelled" against "we'll cancel it rather than
+    freeze it": the option chosen and the one turned down trade places (`decisions`).
+    """
+    said = [c for piece in _CLAUSE.split(sentence) if (c := chosen_and_turned_down(piece))]
+    if not said:
+        return ""
+    for i in region:
+        u = info.units[i]
+        for sent, _, _ in sentences(_body(u, u.text)):
+            for piece in _CLAUSE.split(sent):
+                made = chosen_and_turned_down(piece)
+                if made and any(swapped(c, made) for c in said):
+                    return f"{u.speaker}: {sent.strip()}" if u.speaker else sent.strip()
+    return ""
 
 
 def speaker_words(info: SourceInfo) -> frozenset[str]:

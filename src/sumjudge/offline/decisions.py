@@ -1,0 +1,125 @@
+"""How a clause states a decision: its contrary words, its chosen and turned-down options.
+
+`polarity` reads a summary clause against the source clause it restates; this module gives
+it the readings of decision wording that plain negation misses:
+
+- contrary words (`words/contraries.txt`), single words or phrases ("turned_down",
+  "on_time", "only_if"): approve / reject, keep / cancel, waive / charge, on time / late;
+- a choice between two options ("X rather than Y", "X instead of Y", "instead of Y, X"):
+  X is asserted and Y turned down, so "Y" reads as a negated clause ("Let's switch instead
+  of cancelling" says "not cancelling"); and two choices that name the same options the
+  other way round ("frozen rather than cancelled" / "cancelled rather than frozen");
+- words matched across inflection: the light English stem, irregular past forms ("gave" is
+  "give") and Indonesian affixes ("diajukan" and "mengajukan" are one verb).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .lexicon import word_map, word_pairs
+from .text import alike, content_of, stem, words
+
+CONTRARIES = word_pairs("contraries")
+# each pair's sides as single words and as phrases ("turned down"), matched in word order
+_SINGLE = tuple(tuple(frozenset(w for w in side if "_" not in w) for side in p) for p in CONTRARIES)
+_PHRASES = tuple(
+    tuple(
+        re.compile(r"\b(?:" + "|".join(re.escape(w.replace("_", " ")) for w in ph) + r")\b")
+        if (ph := [w for w in side if "_" in w])
+        else None
+        for side in p
+    )
+    for p in CONTRARIES
+)
+CONTRARY_STEMS = frozenset(
+    stem(part) for pair in CONTRARIES for side in pair for w in side for part in w.split("_")
+)
+PAST = word_map("irregular_past")
+# "X rather than Y", "X instead of Y": Y is the option turned down
+_CHOICE = re.compile(r"\s*,?\s+\b(?:rather\s+than|instead\s+of)\s+", re.IGNORECASE)
+_LEADING_CHOICE = re.compile(r"^\s*(?:rather\s+than|instead\s+of)\s+", re.IGNORECASE)
+# Indonesian verbs and nouns share a root under their affixes: di-/meN-/peN-/ber-/ter-,
+# -kan/-an/-nya ("diajukan", "mengajukan", "pengajuan")
+_ID_PREFIX = re.compile(r"^(?:di|ter|ber|meng|peng|mem|pem|men|pen|me|pe)(?=[a-z]{4,})")
+_ID_SUFFIX = re.compile(r"(?<=[a-z]{4})(?:kan|nya|an)$")
+
+
+def contrary_sides(ws: list[str]) -> frozenset[tuple[int, int]]:
+    """The (contrary pair, side) of every contrary word or phrase among the words `ws`."""
+    joined = " ".join(ws)
+    out: set[tuple[int, int]] = set()
+    for k, (single, phrases) in enumerate(zip(_SINGLE, _PHRASES, strict=True)):
+        for side in (0, 1):
+            ph = phrases[side]
+            if not single[side].isdisjoint(ws) or (ph is not None and ph.search(joined)):
+                out.add((k, side))
+    return frozenset(out)
+
+
+def base_forms(ws: list[str]) -> list[str]:
+    """The words with irregular past forms as their base verb ("gave" -> "give")."""
+    return [PAST.get(w, w) for w in ws]
+
+
+@lru_cache(maxsize=50_000)
+def root(w: str) -> str:
+    """A word without Indonesian affixes ("mengajukan" -> "ajuk"), else the word itself."""
+    r = _ID_SUFFIX.sub("", _ID_PREFIX.sub("", w))
+    return r if len(r) >= 4 else w
+
+
+def same_word(a: str, b: str) -> bool:
+    """Whether two content stems are forms of one word (`text.alike`, or one root)."""
+    return alike(a, b) or root(a) == root(b)
+
+
+def shared_words(a: frozenset[str], b: frozenset[str]) -> set[str]:
+    """The words of `a` that have a form in `b` (exact first: most are)."""
+    return {w for w in a if w in b or any(same_word(w, x) for x in b)}
+
+
+def choice(text: str) -> tuple[str, str]:
+    """A clause split into what it asserts and the option it turns down ("" when none).
+
+    "the page ships in 4.12 rather than moving to 4.13" -> ("the page ships in 4.12",
+    "moving to 4.13"); "instead of cancelling" -> ("", "cancelling").
+    """
+    if m := _LEADING_CHOICE.match(text):
+        return "", text[m.end() :]
+    head, sep, tail = _split_once(text)
+    return (head, tail) if sep else (text, "")
+
+
+def _split_once(text: str) -> tuple[str, str, str]:
+    m = _CHOICE.search(text)
+    if m is None:
+        return text, "", ""
+    return text[: m.start()], m.group(0), text[m.end() :]
+
+
+def chosen_and_turned_down(text: str) -> tuple[str, str] | None:
+    """The content words either side of "rather than" / "instead of", or None.
+
+    The option chosen is the last content word before the phrase, the one turned down the
+    first content word after it: "frozen rather than cancelled" -> ("frozen", "cancel").
+    """
+    head, tail = choice(text)
+    if not head or not tail:
+        return None
+    before = content_of(base_forms(words(head)))
+    after = content_of(base_forms(words(tail)))
+    if not before or not after:
+        return None
+    return before[-1], after[0]
+
+
+def swapped(summary: tuple[str, str], source: tuple[str, str]) -> bool:
+    """Whether two choices name the same two options the other way round."""
+    (s_yes, s_no), (t_yes, t_no) = summary, source
+    return (
+        same_word(s_yes, t_no)
+        and same_word(s_no, t_yes)
+        and not same_word(s_yes, s_no)  # ("X rather than X" says nothing)
+    )
