@@ -123,3 +123,37 @@ def swapped(summary: tuple[str, str], source: tuple[str, str]) -> bool:
         and same_word(s_no, t_yes)
         and not same_word(s_yes, s_no)  # ("X rather than X" says nothing)
     )
+
+
+RELATIONS = word_pairs("relations")
+
+
+def relation_sides(ws: list[str]) -> frozenset[tuple[int, int, str]]:
+    """The (relation pair, side, a thing after it) of the relation words among `ws`.
+
+    "fixed before release" -> {(0, 0, "release")}: the first two content words of the four
+    after the relation word (a name may come first: "more than Ingrid's policy"); a
+    relation word with none after it is not read.
+    """
+    out: set[tuple[int, int, str]] = set()
+    for i, w in enumerate(ws):
+        for k, pair in enumerate(RELATIONS):
+            for side in (0, 1):
+                if w in pair[side]:
+                    out |= {(k, side, x) for x in content_of(ws[i + 1 : i + 5])[:2]}
+    return frozenset(out)
+
+
+def opposite_relation(
+    s: frozenset[tuple[int, int, str]], t: frozenset[tuple[int, int, str]]
+) -> bool:
+    """Whether `s` puts a thing on one side of a relation and `t` on the other, only."""
+    return any(
+        k == k2
+        and side != side2
+        and same_word(x, y)
+        and not any(k3 == k and side3 == side and same_word(x, z) for k3, side3, z in t)
+        and not any(k3 == k and side3 == side2 and same_word(x, z) for k3, side3, z in s)
+        for k, side, x in s
+        for k2, side2, y in t
+    )

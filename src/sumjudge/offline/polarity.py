@@ -31,6 +31,8 @@ from .decisions import (
     choice,
     chosen_and_turned_down,
     contrary_sides,
+    opposite_relation,
+    relation_sides,
     same_word,
     shared_words,
     swapped,
@@ -92,6 +94,8 @@ class Clause:
     words: frozenset[str]
     numbers: frozenset[str]  # tokens with a digit ("429", "5xx"): not content words
     sides: frozenset[tuple[int, int]]  # (contrary pair, side) of its contrary words
+    # (relation pair, side, what it relates to) of its relation words ("before release")
+    relations: frozenset[tuple[int, int, str]] = frozenset()
 
     @staticmethod
     def of(text: str, turned_down: bool = False) -> Clause:
@@ -121,6 +125,7 @@ class Clause:
             words=frozenset(ws),
             numbers=frozenset(w for w in ws if any(ch.isdigit() for ch in w)),
             sides=contrary_sides(plain),
+            relations=relation_sides(plain),
         )
 
 
@@ -163,7 +168,7 @@ def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
         # both clauses use is not how the negation was paraphrased: "no payment was taken
         # for the failed orders" / "payment was taken for the failed orders")
         return not any(side == 1 and (k, side) not in neg.sides for k, side in plain.sides)
-    return any(
+    return opposite_relation(s.relations, t.relations) or any(
         (k, 1 - side) in t.sides and (k, side) not in t.sides and (k, 1 - side) not in s.sides
         for k, side in s.sides
     )
@@ -182,8 +187,17 @@ def _contrast_in(quote: str, s: Clause, t: Clause) -> bool:
     """
     if s.negated != t.negated:
         return False
-    whole = contrary_sides(words(quote))
-    return any((k, 1 - side) in t.sides and (k, side) in whole for k, side in s.sides)
+    ws = words(quote)
+    whole = contrary_sides(ws)
+    sides = [(k, side) for k, side in s.sides if (k, 1 - side) in t.sides]
+    by_relation = opposite_relation(s.relations, t.relations)
+    # (a relation's other side may bear on a pronoun: "above the fold on desktop but
+    # below it on phones")
+    both = {k for k, _, _ in relation_sides(ws)} & {k for k, _, _ in s.relations}
+    return all(x in whole for x in sides) and (
+        not by_relation
+        or any({(k, 0), (k, 1)} <= {(k2, x) for k2, x, _ in relation_sides(ws)} for k in both)
+    )
 
 
 def _own_sense(a: Clause, b: Clause) -> bool:
