@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 
 from .lexicon import word_map, word_pairs
-from .text import alike, content_of, stem, words
+from .text import alike, content_of, words
 
 CONTRARIES = word_pairs("contraries")
 # each pair's sides as single words and as phrases ("turned down"), matched in word order
@@ -33,8 +33,9 @@ _PHRASES = tuple(
     )
     for p in CONTRARIES
 )
-CONTRARY_STEMS = frozenset(
-    stem(part) for pair in CONTRARIES for side in pair for w in side for part in w.split("_")
+# the words of the contrary entries ("turned_down" as "turned" and "down")
+CONTRARY_WORDS = frozenset(
+    part for pair in CONTRARIES for side in pair for w in side for part in w.split("_")
 )
 PAST = word_map("irregular_past")
 # "X rather than Y", "X instead of Y": Y is the option turned down

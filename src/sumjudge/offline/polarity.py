@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 from .decisions import (
-    CONTRARY_STEMS,
+    CONTRARY_WORDS,
     base_forms,
     choice,
     chosen_and_turned_down,
@@ -61,7 +61,7 @@ EXPLICIT = NEGATIONS - {"without", "refuse", "refused", "refuses"} | {
     "hasnt",
 }
 SENSE = word_set("negative_sense")
-_CONTRARY_STEMS = CONTRARY_STEMS
+_CONTRARY_WORDS = CONTRARY_WORDS
 UNANIMOUS = word_set("unanimous")
 DISSENT = word_set("dissent")
 _VOTE = frozenset(["vote", "voted", "votes", "voting", "motion", "favour", "favor", "ballot"])
@@ -175,8 +175,8 @@ def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
 
 
 def _key_words(s: Clause, t: Clause, names: frozenset[str]) -> set[str]:
-    """The content words two clauses share (in any inflection), but names and contraries."""
-    return {w for w in shared_words(s.content - names, t.content) if w not in _CONTRARY_STEMS}
+    """The content words two clauses share (in any inflection), but the speakers' names."""
+    return shared_words(s.content - names, t.content)
 
 
 def _contrast_in(quote: str, s: Clause, t: Clause) -> bool:
@@ -281,7 +281,8 @@ def _contrary_sentence(
     # its clauses, and the sentence whole: a decision's word often stands apart from what
     # it decides ("the amendment to delay the scheme: carried, 6 to 3")
     for s in [*clauses(sentence), Clause.of(sentence)]:
-        own = s.content - names - _CONTRARY_STEMS
+        # (without its contrary words: the source sentence has the other side's)
+        own = s.content - names - {stem(w) for w in s.words & _CONTRARY_WORDS}
         if not s.sides or len(own) < MIN_SHARED:
             continue
         # the matched passages, and any unit about the same thing (a vote's result is often
