@@ -357,13 +357,17 @@ def reversed_vote(sentence: str, region: range, info: SourceInfo) -> str:
         return ""
     if any(re.search(rf"\b{re.escape(p)}\b", info.folded) for p in ("unanimous", "unanimously")):
         return ""
+    called = [i for i in region if not _VOTE.isdisjoint(words(info.units[i].text))]
+    if not called:
+        return ""  # no vote in these passages: "against" may mean anything
+    # the count follows the call for the vote, a few turns on ("Hands up for A." "Seven."
+    # "Option B?" "Two. So A is approved, seven to two.")
+    after = range(region.start, max(region.stop, min(len(info.units), called[-1] + 5)))
     sents = [
         (f"{u.speaker}: {s}" if u.speaker else s, words(s))
-        for u in (info.units[i] for i in region)
+        for u in (info.units[i] for i in after)
         for s, _, _ in sentences(_body(u, u.text))
     ]
-    if not any(not _VOTE.isdisjoint(ws) for _, ws in sents):
-        return ""  # no vote in these passages: "against" may mean anything
     # the tally says most ("six to one"), else a word of dissent ("Against.")
     tallies = [q for q, ws in sents if _tally_against(" ".join(ws))]
     dissents = [q for q, ws in sents if not DISSENT.isdisjoint(ws)]
