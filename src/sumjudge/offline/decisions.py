@@ -100,11 +100,13 @@ def _split_once(text: str) -> tuple[str, str, str]:
     return text[: m.start()], m.group(0), text[m.end() :]
 
 
-def chosen_and_turned_down(text: str) -> tuple[str, str] | None:
+def chosen_and_turned_down(text: str) -> tuple[tuple[str, ...], str] | None:
     """The content words either side of "rather than" / "instead of", or None.
 
-    The option chosen is the last content word before the phrase, the one turned down the
-    first content word after it: "frozen rather than cancelled" -> ("frozen", "cancel").
+    The option chosen is among the last three content words before the phrase (the verb
+    may come before its object: "pause the membership rather than cancel it"), the one
+    turned down is the first content word after it: "frozen rather than cancelled" ->
+    (("frozen",), "cancell").
     """
     head, tail = choice(text)
     if not head or not tail:
@@ -113,16 +115,17 @@ def chosen_and_turned_down(text: str) -> tuple[str, str] | None:
     after = content_of(base_forms(words(tail)))
     if not before or not after:
         return None
-    return before[-1], after[0]
+    return tuple(before[-3:]), after[0]
 
 
-def swapped(summary: tuple[str, str], source: tuple[str, str]) -> bool:
+def swapped(summary: tuple[tuple[str, ...], str], source: tuple[tuple[str, ...], str]) -> bool:
     """Whether two choices name the same two options the other way round."""
     (s_yes, s_no), (t_yes, t_no) = summary, source
     return (
-        same_word(s_yes, t_no)
-        and same_word(s_no, t_yes)
-        and not same_word(s_yes, s_no)  # ("X rather than X" says nothing)
+        any(same_word(x, t_no) for x in s_yes)
+        and any(same_word(s_no, y) for y in t_yes)
+        and not same_word(s_no, t_no)
+        and not any(same_word(s_no, x) for x in s_yes)  # ("X rather than X" says nothing)
     )
 
 
