@@ -193,3 +193,44 @@ def test_contrary_phrases_and_roots() -> None:
         Clause.of("the coffee bar was agreed today"),
         Clause.of("we're not agreeing to the coffee bar today"),
     )
+
+
+OFFER = (
+    "Agent: We also have a mesh booster for the upstairs rooms. Would you like to add the "
+    "mesh booster? It is 5 pounds a month.\n"
+    "Customer: {reply}\n"
+    "Agent: Fine. Anything else?\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "summary"),
+    [
+        ("No, thanks. The router is enough.", "The customer agreed to add the mesh booster."),
+        ("Yes, please. The upstairs signal is weak.", "The customer did not add the mesh booster."),
+    ],
+)
+def test_a_reply_is_read_with_the_question(lex: OfflineScorer, reply: str, summary: str) -> None:
+    """A yes or no to an offer is the decision: the summary saying the other is cited."""
+    cited = _cited(lex, OFFER.format(reply=reply), summary)
+    assert any("Would you like to add the mesh booster?" in q for q in cited), cited
+    assert any(reply.split(".")[0] in q for q in cited), cited
+
+
+@pytest.mark.parametrize(
+    ("reply", "summary"),
+    [
+        # the same decision
+        ("No, thanks. The router is enough.", "The customer did not add the mesh booster."),
+        ("Yes, please. The upstairs signal is weak.", "The customer added the mesh booster."),
+        # a reply that is neither yes nor no
+        ("No way! That is cheap.", "The customer added the mesh booster."),
+        # the answer is the customer's; the summary speaks of someone else
+        ("No, thanks. The router is enough.", "The Agent added the mesh booster upstairs."),
+    ],
+)
+def test_faithful_replies_are_not_contradictions(
+    lex: OfflineScorer, reply: str, summary: str
+) -> None:
+    """The decision restated, a reply that is no answer, or another person's doing."""
+    assert _cited(lex, OFFER.format(reply=reply), summary) == []

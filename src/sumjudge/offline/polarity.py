@@ -23,7 +23,7 @@ as closely with the same polarity clears it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .decisions import (
     CONTRARY_WORDS,
@@ -39,6 +39,7 @@ from .decisions import (
 )
 from .lexicon import NEGATIONS, NUMBER_WORDS, word_set
 from .records import SourceInfo, Unit
+from .replies import WRAPPERS, answered
 from .text import content_of, sentences, stem, words
 
 _CLAUSE = re.compile(
@@ -96,6 +97,8 @@ class Clause:
     sides: frozenset[tuple[int, int]]  # (contrary pair, side) of its contrary words
     # (relation pair, side, what it relates to) of its relation words ("before release")
     relations: frozenset[tuple[int, int, str]] = frozenset()
+    # who answered, when the clause is a question and its yes or no (`answer_clauses`)
+    answerer: frozenset[str] = frozenset()
 
     @staticmethod
     def of(text: str, turned_down: bool = False) -> Clause:
@@ -151,6 +154,8 @@ def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
     """
     if s.numbers and t.numbers and s.numbers.isdisjoint(t.numbers):
         return False  # about other figures ("429 errors" against "5xx errors")
+    if t.answerer and s.content & names and not s.content & t.answerer:
+        return False  # a yes or no is the answerer's: a statement about others is not it
     shared = _key_words(s, t, names)
     smaller = min(len(s.content - names), len(t.content - names))
     if len(shared) < MIN_SHARED or len(shared) < MIN_COVER * smaller:
@@ -172,6 +177,38 @@ def opposed(s: Clause, t: Clause, names: frozenset[str] = frozenset()) -> bool:
         (k, 1 - side) in t.sides and (k, side) not in t.sides and (k, 1 - side) not in s.sides
         for k, side in s.sides
     )
+
+
+def answer_clauses(info: SourceInfo, region: range) -> list[tuple[Clause, str]]:
+    """The questions of the turns in `region` the next speaker answers, read as clauses.
+
+    "Would you like to add the booster?" / "No, thanks." is the negated clause "add the
+    booster" (its negation bears on all of it); with "Yes, please" it is the plain clause
+    (`replies`). A negative question ("Don't you want it?" / "No.") is left out: which way
+    its answer goes is not in the words.
+    """
+    names = speaker_words(info)
+    out: list[tuple[Clause, str]] = []
+    for i in region:
+        got = answered(info.units[i], info.units[i + 1]) if i + 1 < len(info.units) else None
+        if got is None:
+            continue
+        question, yes, quote = got
+        c = Clause.of(question)
+        # the "no" bears on what is proposed: the first content word that is neither a
+        # person (a speaker, a capitalised name) nor a wrapper ("would you like to add the
+        # booster": "add")
+        lower = [w for w in question.split() if w[:1].islower()]
+        proposal = [w for w in content_of(words(" ".join(lower))) if w not in names | WRAPPERS]
+        if not c.negated and proposal:
+            c = replace(c, answerer=_name_words(info.units[i + 1].speaker))
+            no = replace(c, negated=True, scope=frozenset(proposal[:1]))
+            out.append((c if yes else no, quote))
+    return out
+
+
+def _name_words(speaker: str) -> frozenset[str]:
+    return frozenset(content_of(words(speaker)))
 
 
 def _key_words(s: Clause, t: Clause, names: frozenset[str]) -> set[str]:
@@ -243,6 +280,7 @@ def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
         return ""  # a question asserts nothing
     names = speaker_words(info)
     near = [pc for i in region for pc in passage_clauses(info.units[i])]
+    near += answer_clauses(info, region)
     if not near:
         return ""
     for s in clauses(sentence):
