@@ -46,6 +46,11 @@ _CLAUSE = re.compile(
     r",\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:and|but|because|so|while|which|who|although|whereas|"
     r"even\s+though|though|despite|dan|tetapi|namun|karena|sehingga|walaupun|meskipun)\s+"
 )
+# a condition on a clause ("X only if Y"): split off, its words kept as a contrary side
+_CONDITION = re.compile(
+    r"\s+(only\s+if|only\s+when|unless|provided\s+that|as\s+long\s+as|hanya\s+jika)\s+",
+    re.IGNORECASE,
+)
 # "refuse" is a contrary word (issue / refuse), not a negation that flips a clause; chat
 # writes "dont" and "cant"
 EXPLICIT = NEGATIONS - {"without", "refuse", "refused", "refuses"} | {
@@ -141,7 +146,12 @@ def clauses(text: str) -> list[Clause]:
     out: list[Clause] = []
     for piece in _CLAUSE.split(text):
         chosen, turned_down = choice(piece)
-        out += [Clause.of(chosen)] if chosen else []
+        # "X only if Y": X, marked conditional (a contrary of "automatically"); Y is a
+        # condition, which the clause does not assert
+        main, condition = ([*_CONDITION.split(chosen, maxsplit=1), ""])[:2]
+        if chosen:
+            c = Clause.of(main)
+            out.append(replace(c, sides=c.sides | contrary_sides(condition.lower().split())))
         out += [Clause.of(turned_down, turned_down=True)] if turned_down else []
     return [c for c in out if c.content]
 
