@@ -1,23 +1,31 @@
 """Summary sentences that say the opposite of the source passage they restate.
 
-Each summary clause is paired with the source clause that shares most of its content
-words, in the passages the sentence is matched to (its best window and the units next to
-it). Three readings of such a pair:
+Each summary clause is paired with the source clauses that share its content words, in
+the passages the sentence is matched to (its best window and the units next to it), most
+shared words first. Readings of such a pair:
 
 - negation: one clause negates what the other states plainly ("Extended support is not
   offered" / "Ana offered extended support"; "we agreed not to move" / "agreed to move"),
   the negation bearing on a word the two share;
-- contrary words: the clauses use the two sides of a contrary pair (`words/contraries.txt`:
-  approved / rejected, issue / refuse, rose / fell), each only its own side;
-- votes: the summary calls a decision unanimous (`words/unanimous.txt`) where the matched
-  passages record a vote against: a tally such as "six to one" or a word of dissent
-  (`words/dissent.txt`) in a passage about a vote, and the source never says "unanimous".
+- contrary words and relations (`decisions`): the clauses use the two sides of a contrary
+  pair (`words/contraries.txt`: approved / rejected, keep / cancel, waive / charge, on
+  time / late), each only its own side, or of a relation about the same thing
+  (`words/relations.txt`: "before release" / "after release");
+- choices and conditions: "X rather than Y" asserts X and reads Y as negated; two choices
+  naming the same options the other way round are opposed; "X only if Y" is X marked
+  conditional (against "automatically"), asserting nothing of Y;
+- a yes or no read with the question it answers (`replies`): "Would you like the
+  booster?" / "No, thanks" is the negated clause "the booster".
+
+Votes called unanimous against a recorded vote are read in `votes`.
 
 What faithful writing does and is not flagged: a clause with a word that limits or turns
-what it asserts ("on hold", "until", "only", "free": `words/negative_sense.txt`) is never
-read as the plain opposite of a negated clause; the pair must share two content words,
-half of the source clause's; and a source clause anywhere that restates the summary clause
-as closely with the same polarity clears it.
+what it asserts ("on hold", "until", "only", "free", "without": `words/negative_sense.txt`)
+is never read as the plain opposite of a negated clause; the pair must share two content
+words, half of the shorter clause's; a source sentence using both sides of a contrary pair
+is a contrast, not the opposite; and a source clause anywhere that holds the words the
+pair shares without opposing the summary clause clears it (the source may give a proposal
+and then the decision).
 """
 
 from __future__ import annotations
@@ -37,10 +45,12 @@ from .decisions import (
     shared_words,
     swapped,
 )
-from .lexicon import NEGATIONS, NUMBER_WORDS, word_set
+from .lexicon import NEGATIONS, word_set
 from .records import SourceInfo, Unit
 from .replies import WRAPPERS, answered
+from .replies import body as _body
 from .text import content_of, sentences, stem, words
+from .votes import reversed_vote as reversed_vote  # (its old home: `features` imports it)
 
 _CLAUSE = re.compile(
     r",\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:and|but|because|so|while|which|who|although|whereas|"
@@ -68,10 +78,6 @@ EXPLICIT = NEGATIONS - {"without", "refuse", "refused", "refuses"} | {
 }
 SENSE = word_set("negative_sense")
 _CONTRARY_WORDS = CONTRARY_WORDS
-UNANIMOUS = word_set("unanimous")
-DISSENT = word_set("dissent")
-_VOTE = frozenset(["vote", "voted", "votes", "voting", "motion", "favour", "favor", "ballot"])
-_TALLY = re.compile(r"\b(\w+)\s*(?:-|–|to)\s*(\w+)\b")
 # "doesn ’ t" (tokenised news text) is "doesn't"
 _SPACED_NT = re.compile(r"(\w)\s?n\s*['’]\s*t\b")
 # "No Eileen wanted me to": an interjection answering the previous turn, not a negation
@@ -252,11 +258,6 @@ def _own_sense(a: Clause, b: Clause) -> bool:
     return any(not any(same_word(stem(x), stem(y)) for y in b.words) for x in a.sense - b.words)
 
 
-def _body(u: Unit, text: str) -> str:
-    """A unit's text without its "Speaker:" head."""
-    return text.split(":", 1)[1] if u.speaker and ":" in text else text
-
-
 def passage_clauses(u: Unit) -> list[tuple[Clause, str]]:
     """The clauses of a source unit, each with the sentence as written that holds it.
 
@@ -394,46 +395,3 @@ def swapped_choice(sentence: str, region: range, info: SourceInfo) -> str:
 def speaker_words(info: SourceInfo) -> frozenset[str]:
     """The content words of the speakers' names."""
     return frozenset(w for name in info.speakers for w in content_of(name.split()))
-
-
-def reversed_vote(sentence: str, region: range, info: SourceInfo) -> str:
-    """The source sentence recording a vote against, when the summary says "unanimous"."""
-    low = " ".join(words(sentence))
-    if sentence.rstrip().endswith("?"):
-        return ""
-    if not any(re.search(rf"\b{re.escape(p)}\b", low) for p in UNANIMOUS):
-        return ""
-    if any(re.search(rf"\b{re.escape(p)}\b", info.folded) for p in ("unanimous", "unanimously")):
-        return ""
-    called = [i for i in region if not _VOTE.isdisjoint(words(info.units[i].text))]
-    if not called:
-        return ""  # no vote in these passages: "against" may mean anything
-    # the count follows the call for the vote, a few turns on ("Hands up for A." "Seven."
-    # "Option B?" "Two. So A is approved, seven to two.")
-    after = range(region.start, max(region.stop, min(len(info.units), called[-1] + 5)))
-    sents = [
-        (f"{u.speaker}: {s}" if u.speaker else s, words(s))
-        for u in (info.units[i] for i in after)
-        for s, _, _ in sentences(_body(u, u.text))
-    ]
-    # the tally says most ("six to one"), else a word of dissent ("Against.")
-    tallies = [q for q, ws in sents if _tally_against(" ".join(ws))]
-    dissents = [q for q, ws in sents if not DISSENT.isdisjoint(ws)]
-    return (tallies + dissents + [""])[0].strip()
-
-
-def _tally_against(text: str) -> bool:
-    """Whether a text holds a tally with votes against ("six to one", "6-1", "5 to 2")."""
-    for m in _TALLY.finditer(text):
-        a, b = (_count(m.group(k)) for k in (1, 2))
-        if a is not None and b is not None and a > b >= 1:
-            return True
-    return False
-
-
-def _count(w: str) -> int | None:
-    """A small count in digits or words ("6", "six"), else None."""
-    if w.isdigit():
-        return int(w) if len(w) <= 3 else None
-    v = NUMBER_WORDS.get(w)
-    return int(float(v)) if v is not None and float(v).is_integer() else None

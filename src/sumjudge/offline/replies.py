@@ -19,7 +19,7 @@ NEITHER = word_set("non_answers")
 WRAPPERS = word_set("question_wrappers")
 
 
-def _body(u: Unit, text: str) -> str:
+def body(u: Unit, text: str) -> str:
     """A unit's text without its "Speaker:" head."""
     return text.split(":", 1)[1] if u.speaker and ":" in text else text
 
@@ -47,9 +47,9 @@ def answered(question: Unit, reply: Unit) -> tuple[str, bool, str] | None:
     """
     if not question.speaker or not reply.speaker or question.speaker == reply.speaker:
         return None
-    asked = [s for s, _, _ in sentences(_body(question, question.resolved))]
-    written = [s for s, _, _ in sentences(_body(question, question.text))]
-    said = [s for s, _, _ in sentences(_body(reply, reply.text))]
+    asked = [s for s, _, _ in sentences(body(question, question.resolved))]
+    written = [s for s, _, _ in sentences(body(question, question.text))]
+    said = [s for s, _, _ in sentences(body(reply, reply.text))]
     # the turn's last question (an offer is often followed by its price: "... ? It is 5
     # pounds a month.")
     last = [k for k, s in enumerate(asked) if s.rstrip().endswith("?")]
