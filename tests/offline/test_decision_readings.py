@@ -170,7 +170,7 @@ def test_faithful_decisions_are_not_contradictions(
 
 def test_choices_and_their_order() -> None:
     """ "X rather than Y" chooses X and turns down Y; a swap names them the other way."""
-    assert chosen_and_turned_down("frozen rather than cancelled") == (("frozen",), "cancell")
+    assert chosen_and_turned_down("frozen rather than cancelled") == (("freeze",), "cancell")
     assert chosen_and_turned_down("no choice here") is None
     yes = chosen_and_turned_down("we pause it rather than cancel")
     no = chosen_and_turned_down("cancelled instead of paused")
