@@ -154,6 +154,11 @@ def test_vote_count_turns_after_the_call(lex: OfflineScorer) -> None:
             "Priya: We round before tax instead of after.",
             "Rounding happened before tax instead of after.",
         ),
+        # a condition is not asserted
+        (
+            "Agent: The policy pays for a hotel only if the house is unsafe to live in.",
+            "The house is not unsafe to live in, so no hotel.",
+        ),
         # a contrary word both clauses use is not the opposite
         (
             "Bea: No payment was taken for the failed orders.",
