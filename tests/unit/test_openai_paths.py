@@ -8,6 +8,8 @@ facts the shortcuts rest on, against the installed openai SDK itself.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from typing import Any
 
 import httpx2
@@ -56,6 +58,30 @@ def test_get_judge_passes_the_choice_to_openai_only() -> None:
     assert get_judge("google/g", api_key="k", base_url=URL, http_client="sdk").name == "google/g"
     with pytest.raises(ConfigError, match="only for openai/"):
         get_judge("google/g", api_key="k", base_url=URL, http_client="direct")
+
+
+def test_the_direct_path_to_a_custom_server_does_not_import_the_sdk() -> None:
+    """Built only when the SDK path or the batch API needs it (a fresh interpreter)."""
+    probe = (
+        "import sys; from sumjudge.judges import get_judge; "
+        f"j = get_judge('openai/m', base_url={URL!r}); "
+        "print(j.http_client, 'openai' in sys.modules); "
+        "j._client; print('openai' in sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert done.stdout.split() == ["direct", "False", "True"]
+
+
+def test_without_a_base_url_the_direct_path_asks_the_sdk_where_openai_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    judge = OpenAIJudge("m", http_client="direct")
+    assert judge._direct is not None
+    assert judge._direct.url == str(judge._client.base_url).rstrip("/") + "/chat/completions"
 
 
 def _bodies() -> list[dict[str, Any]]:

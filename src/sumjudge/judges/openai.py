@@ -23,6 +23,7 @@ limit comes back with its `finish_reason` ("length"); the runner raises it as
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import time
@@ -76,43 +77,26 @@ class OpenAIJudge(SDKJudge):
     provider = "openai"
     env_var = "OPENAI_API_KEY"
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout: float = 120.0,
-        http_client: str | None = None,
-    ) -> None:
+    def __init__(self, model: str, *, http_client: str | None = None, **connection: Any) -> None:
+        # `connection`: SDKJudge's api_key, base_url and timeout
         self._http_choice = http_client
-        super().__init__(model, api_key=api_key, base_url=base_url, timeout=timeout)
+        super().__init__(model, **connection)
 
     def _connect(self, api_key: str | None, base_url: str | None, timeout: float) -> str | None:
-        try:
-            import httpx2
-            import openai
-        except ImportError as exc:  # the `openai` extra (httpx2 comes with the SDK)
-            raise MissingDependencyError(
-                "openai", "openai", feature=f"judging with {self.name}"
-            ) from exc
-
-        self._openai = openai
-        self._httpx2 = httpx2
         self.base_url = base_url or os.environ.get("SUMJUDGE_BASE_URL") or None
         self.http_client = choose_http_client(self._http_choice, self.base_url)
+        _require("openai", *(("aiohttp",) if self.http_client == "direct" else ()), name=self.name)
         key = resolve_key(api_key, self.env_var, "OpenAI", required=self.base_url is None)
         # Local servers often need no key, but the SDK insists on a non-empty one.
-        # The SDK client exists on both paths: the batch API (`batch/openai.py`) uses it.
-        self._client = openai.AsyncOpenAI(
-            api_key=key or "sk-no-key-needed",
-            base_url=self.base_url,
-            timeout=timeout,
-            max_retries=0,  # retries are the runner's job, with one policy for all providers
-        )
+        self._key = key or "sk-no-key-needed"
+        self._timeout = timeout
+        self._sdk: tuple[Any, Any] | None = None
         self._direct: DirectChat | None = None
         if self.http_client == "direct":
-            self._direct = DirectChat(str(self._client.base_url), self._client.api_key, timeout)
+            # A custom server's URL as given. Without one, the SDK's client says where
+            # OpenAI's API is (it reads the environment and the data residency).
+            url = self.base_url or str(self._client.base_url)
+            self._direct = DirectChat(url, self._key, timeout)
         self._schema_mode = 0
         self._schema_confirmed = False
         self._logprobs_ok = True
@@ -124,6 +108,34 @@ class OpenAIJudge(SDKJudge):
         )
         self.capability_notes: list[str] = []
         return self.base_url
+
+    @property
+    def _client(self) -> Any:
+        """The SDK's client, built when first needed: the SDK path and the batch API use it.
+
+        The direct path never needs it for a custom server, so there it is neither
+        imported nor built: importing the SDK costs ~0.5 s of CPU and doubles the
+        objects every full garbage collection walks during a run.
+        """
+        return self._sdk_parts()[1]
+
+    @property
+    def _openai(self) -> Any:
+        """The `openai` module (its error types), imported with the client."""
+        return self._sdk_parts()[0]
+
+    def _sdk_parts(self) -> tuple[Any, Any]:
+        if self._sdk is None:
+            import openai
+
+            client = openai.AsyncOpenAI(
+                api_key=self._key,
+                base_url=self.base_url,
+                timeout=self._timeout,
+                max_retries=0,  # retries are the runner's job, one policy for all providers
+            )
+            self._sdk = (openai, client)
+        return self._sdk
 
     def _kwargs(self, request: JudgeRequest) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
@@ -241,8 +253,10 @@ class OpenAIJudge(SDKJudge):
             # TypedDict annotations (half its CPU; it changes nothing in our bodies, which
             # tests/unit/test_openai_paths.py pins), and an httpx2.Response as the result
             # skips its pydantic models: we read the few fields we need ourselves.
+            import httpx2  # imported with the SDK, which depends on it
+
             raw = await self._client.post(
-                "/chat/completions", body=body, cast_to=self._httpx2.Response, options=_AUTH
+                "/chat/completions", body=body, cast_to=httpx2.Response, options=_AUTH
             )
         except self._openai.APIError as exc:
             raise self._map_error(exc) from exc
@@ -327,7 +341,23 @@ class OpenAIJudge(SDKJudge):
         """Release the connections of both clients."""
         if self._direct is not None:
             await self._direct.aclose()
-        await self._client.close()
+        if self._sdk is not None:
+            await self._sdk[1].close()
+
+
+def _require(*packages: str, name: str) -> None:
+    """Raise `MissingDependencyError` (the `openai` extra) unless every package is installed.
+
+    Looked up, not imported: the direct path imports aiohttp when it first sends, and the
+    SDK only if it is used (`OpenAIJudge._client`).
+    """
+    for package in packages:
+        try:
+            found = importlib.util.find_spec(package) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise MissingDependencyError(package, "openai", feature=f"judging with {name}")
 
 
 def choose_http_client(explicit: str | None, base_url: str | None) -> str:
