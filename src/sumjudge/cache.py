@@ -36,6 +36,8 @@ __all__ = ["ResponseCache", "default_cache_dir", "merge_caches", "safe_identity"
 _FORMAT = 1
 _URL_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
 _URL_QUERY = re.compile(r"\?[^\s@]*")
+# json.dumps(..., separators=(",", ":")) without building an encoder per key
+_KEY = json.JSONEncoder(separators=(",", ":"))
 
 
 def default_cache_dir() -> Path:
@@ -99,10 +101,7 @@ class ResponseCache:
     @staticmethod
     def key(identity: str, request: JudgeRequest) -> str:
         """The content address of `request` sent to the judge known as `identity`."""
-        blob = json.dumps(
-            [_FORMAT, safe_identity(identity), request.task, request.fingerprint()],
-            separators=(",", ":"),
-        )
+        blob = _KEY.encode([_FORMAT, safe_identity(identity), request.task, request.fingerprint()])
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def get(self, key: str) -> JudgeResponse | None:

@@ -180,8 +180,12 @@ class JudgeRequest:
         return "\n".join(m.content for m in self.messages)
 
 
-# json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":")), in pieces
-_SORTED = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+# json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":")), in pieces.
+# No check for cycles (the same text; our values are trees): it records every list and dict
+# it enters, a quarter of the encoding time of a reply's nested logprobs.
+_SORTED = json.JSONEncoder(
+    sort_keys=True, ensure_ascii=False, separators=(",", ":"), check_circular=False
+)
 
 
 def _fingerprint(request: JudgeRequest) -> str:
@@ -375,7 +379,7 @@ class JudgeResponse:
         )
 
 
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,9 @@ __all__ = ["DirectChat", "env_proxy", "error_body"]
 
 # The openai SDK's own pool limit (DEFAULT_CONNECTION_LIMITS); the runner bounds concurrency.
 _MAX_CONNECTIONS = 1000
+# json.dumps(body, ensure_ascii=False, separators=(",", ":")), without building an encoder
+# per call or recording every list and dict it enters to detect cycles (a body is a tree)
+_BODY = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
 class DirectChat:
@@ -83,7 +86,7 @@ class DirectChat:
         """
         import aiohttp
 
-        data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        data = _BODY.encode(body).encode("utf-8")
         try:
             async with self._open().post(self.url, data=data, proxy=self._proxy) as resp:
                 return resp.status, resp.headers, await resp.read()
