@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import multiprocessing
 import random
 import sqlite3
+import subprocess
+import sys
+import textwrap
 import threading
 from pathlib import Path
 
@@ -188,3 +192,71 @@ def test_fingerprint_in_pieces_is_the_whole_payloads_hash() -> None:
     lone = JudgeRequest(messages=(Message("user", ("ok", "\ud800")),), task="t")
     with pytest.raises(UnicodeEncodeError):
         lone.fingerprint()
+
+
+def _stored(path: Path) -> int:
+    """Rows another connection sees in the cache file (what a crash would leave)."""
+    with sqlite3.connect(path) as other:
+        (n,) = other.execute("SELECT COUNT(*) FROM responses").fetchone()
+    return int(n)
+
+
+def test_one_loop_turn_is_written_when_the_turn_ends(tmp_path: Path) -> None:
+    """Replies stored during one turn of the loop are readable at once, written together."""
+    cache = ResponseCache(tmp_path)
+    keys = [cache.key("j", request(f"r{i}")) for i in range(5)]
+
+    async def main() -> tuple[int, int]:
+        for k in keys:
+            cache.put(k, RESPONSE, identity="j", task="coherence@1")
+        assert all(k in cache and cache.get(k) == RESPONSE for k in keys)
+        during = _stored(cache.path)
+        await asyncio.sleep(0)  # the turn ends
+        return during, _stored(cache.path)
+
+    assert asyncio.run(main()) == (0, 5)
+    cache.put("outside", RESPONSE, identity="j", task="t")  # no loop: written now
+    assert _stored(cache.path) == 6
+    cache.delete(keys[0])
+    assert keys[0] not in cache and cache.get(keys[0]) is None and len(cache) == 5
+    cache.close()
+
+
+def test_a_turn_left_unwritten_by_its_loop_is_written_by_close(tmp_path: Path) -> None:
+    """A loop stopped in the turn that stored a reply never runs its write: close() does."""
+    cache = ResponseCache(tmp_path)
+    loop = asyncio.new_event_loop()
+
+    def store() -> None:
+        cache.put("k", RESPONSE, identity="j", task="t")
+        loop.stop()  # this turn is the loop's last
+
+    loop.call_soon(store)
+    loop.run_forever()
+    loop.close()
+    assert _stored(cache.path) == 0 and cache.get("k") == RESPONSE
+    cache.close()
+    assert ResponseCache(tmp_path).get("k") == RESPONSE
+
+
+def test_a_turn_left_unwritten_is_written_at_exit(tmp_path: Path) -> None:
+    """A process that never closes its cache still keeps what its last turn stored."""
+    code = textwrap.dedent(
+        f"""
+        import asyncio
+        from sumjudge.cache import ResponseCache
+        from sumjudge.protocol import JudgeResponse
+        cache = ResponseCache({str(tmp_path)!r})
+        loop = asyncio.new_event_loop()
+        def store():
+            cache.put("k", JudgeResponse(text="kept"), identity="j", task="t")
+            loop.stop()
+        loop.call_soon(store)
+        loop.run_forever()
+        loop.close()
+        assert cache._pending  # not written yet
+        """
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    found = ResponseCache(tmp_path).get("k")
+    assert found is not None and found.text == "kept"
