@@ -37,6 +37,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
+from . import fastjson
 from .protocol import JudgeRequest, JudgeResponse
 
 __all__ = ["ResponseCache", "default_cache_dir", "merge_caches", "safe_identity"]
@@ -131,7 +132,7 @@ class ResponseCache:
             self.misses += 1
             return None
         try:
-            response = JudgeResponse.from_dict(json.loads(row[0]))
+            response = JudgeResponse.from_dict(fastjson.loads(row[0]))
         except (ValueError, KeyError, TypeError, IndexError):
             self.misses += 1
             return None

@@ -24,12 +24,12 @@ limit comes back with its `finish_reason` ("length"); the runner raises it as
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import time
 from collections.abc import Mapping
 from typing import Any
 
+from .. import fastjson
 from ..errors import (
     ConfigError,
     MissingDependencyError,
@@ -229,7 +229,7 @@ class OpenAIJudge(SDKJudge):
             started = time.perf_counter()
             try:
                 content = await self._send(kwargs)
-                data = json.loads(content)
+                data = fastjson.loads(content)
             except ProviderError as error:
                 if self._downgrade_for(error, kwargs, mode):
                     continue
