@@ -16,6 +16,14 @@
    build, the engine's side (Arrow <-> pandas, moving batches, scheduling), frame -> rows,
    the evaluator (coercion, plans, the judge's analysis), result columns (each row's
    result_json), and the rest (a worker idle or not yet started), plus CPU ms per row.
+   Then, for Ray, the driver's own steps outside the job's seconds (ray.init, the warm
+   job, the dataset's creation, collecting the statuses), the CPU seconds of the driver,
+   of Ray's daemons and of the judges during the job (the judges' from their phases), each
+   judge's timeline (its process started, evaluator ready, first and last batch, rows),
+   and the rate after start-up: rows per second from the moment every judge was ready to
+   the job's end (a steady-state figure beside the end-to-end one, which counts start-up).
+   Ray's input is made of blocks of one default batch each (`sumjudge.ray.batch_rows`,
+   as `override_num_blocks=` on a read gives): an actor takes whole blocks.
 2. LLM judging through the fake server (200 ms latency, its own process) at a fixed global
    concurrency: the single process against Spark and Ray with 2 workers.
 3. With --rpm-window: a global rpm of 120 over 2 workers for ~100 s on each engine (Spark:
@@ -24,10 +32,10 @@
 Every configuration runs in its own subprocess (a fresh engine). The load average is
 printed at the start and the end, with the total time: the machine may be shared.
 
-Reproduce (about 8 minutes on 2 idle cores):
+Reproduce (about 10 minutes on 2 idle cores):
     python benchmarks/distributed.py
     python benchmarks/distributed.py --rows 300 --local-rows 8 --llm-rows 100   # a smoke run
-Options: --rows (lexical, 2000), --local-rows (embeddings, 24; 0 skips), --llm-rows (400),
+Options: --rows (lexical, 3000), --local-rows (embeddings, 24; 0 skips), --llm-rows (400),
 --concurrency (16), --rpm-window (adds ~4 minutes), --only-rpm-window.
 """
 
@@ -109,25 +117,96 @@ def one(engine: str, workers: int, rows_path: str, job: dict[str, Any]) -> dict[
         began, start = time.time(), time.perf_counter()
         statuses = [r["status"] for r in evaluate_spark(df, **job).select("status").collect()]
     else:
-        import ray
-
-        from sumjudge.ray import evaluate_ray
-
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        ray.data.DataContext.get_current().enable_progress_bars = False
-        warm = ray.data.from_pandas(warm_rows)
-        evaluate_ray(warm, **warm_job).materialize()
-        step = -(-len(frame) // (workers * 8))  # blocks to share out as actors get free
-        ds = ray.data.from_pandas([frame.iloc[i : i + step] for i in range(0, len(frame), step)])
-        ds = ds.materialize()
-        _clear(phases_dir)
-        began, start = time.time(), time.perf_counter()
-        done = evaluate_ray(ds, **job).materialize()
-        elapsed = time.perf_counter() - start
-        statuses = list(done.select_columns(["status"]).to_pandas()["status"])
-        return {"rows": len(statuses), "ok": statuses.count("ok"), "seconds": elapsed, "t0": began}
+        return _one_ray(frame, warm_rows, workers, job, warm_job, phases_dir)
     elapsed = time.perf_counter() - start
     return {"rows": len(statuses), "ok": statuses.count("ok"), "seconds": elapsed, "t0": began}
+
+
+def tree_cpu() -> dict[int, tuple[str, float]]:
+    """This process and its descendants (Linux /proc): pid -> (kind, CPU seconds).
+
+    Kinds: "driver" (this process), "judges" (Ray's map actors), "ray" (the rest: Ray's
+    daemons and helper actors, raylet, GCS, the stats actor ...).
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    table: dict[int, tuple[int, str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().decode(errors="replace")
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        table[int(entry.name)] = (int(fields[1]), cmd, (int(fields[11]) + int(fields[12])) / tick)
+    me, out = os.getpid(), {}
+    for pid, (_, cmd, cpu) in table.items():
+        up, seen = pid, 0
+        while up not in (me, 0, 1) and up in table and seen < 50:
+            up, seen = table[up][0], seen + 1
+        if pid == me:
+            out[pid] = ("driver", cpu)
+        elif up == me:
+            out[pid] = ("judges" if "RayBatchJudge" in cmd else "ray", cpu)
+    return out
+
+
+def cpu_during(before: dict[int, tuple[str, float]]) -> dict[str, float]:
+    """CPU seconds by kind since `before`, of the processes alive now (see `tree_cpu`)."""
+    out = {"driver": 0.0, "ray": 0.0}
+    for pid, (kind, cpu) in tree_cpu().items():
+        if kind in out:
+            out[kind] += cpu - before.get(pid, (kind, 0.0))[1]
+    return out
+
+
+def _one_ray(
+    frame: Any,
+    warm_rows: Any,
+    workers: int,
+    job: dict[str, Any],
+    warm_job: dict[str, Any],
+    phases_dir: str | None,
+) -> dict[str, Any]:
+    """Ray with `workers` CPUs and actors; the driver's steps timed one by one."""
+    clock, steps = time.perf_counter, {}
+    start = clock()
+    import ray
+
+    from sumjudge.ray import batch_rows, evaluate_ray
+
+    ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    steps["init"] = clock() - start
+    start = clock()
+    evaluate_ray(ray.data.from_pandas(warm_rows), **warm_job).materialize()
+    steps["warm"] = clock() - start
+    start = clock()
+    # Blocks of one default batch each (as `override_num_blocks=` on a read gives): an
+    # actor takes whole blocks, so bigger blocks would be the unit shared out instead.
+    step = batch_rows(job["model"])
+    ds = ray.data.from_pandas([frame.iloc[i : i + step] for i in range(0, len(frame), step)])
+    ds = ds.materialize()
+    steps["dataset"] = clock() - start
+    _clear(phases_dir)
+    cpu_before = tree_cpu()
+    began, start = time.time(), clock()
+    done = evaluate_ray(ds, **job).materialize()
+    elapsed = clock() - start
+    # The actors have exited by now (their CPU is in their phases); the rest lives on.
+    cpu = cpu_during(cpu_before)
+    start = clock()
+    statuses = list(done.select_columns(["status"]).to_pandas()["status"])
+    steps["collect"] = clock() - start
+    return {
+        "rows": len(statuses),
+        "ok": statuses.count("ok"),
+        "seconds": elapsed,
+        "t0": began,
+        "steps": steps,
+        "tree_cpu": cpu,
+    }
 
 
 def _one_process(frame: Any, job: dict[str, Any]) -> dict[str, Any]:
@@ -217,6 +296,58 @@ def where_time_went(r: dict[str, Any], engine: str, workers: int) -> str:
     )
 
 
+def steady_rate(r: dict[str, Any]) -> tuple[float, float] | None:
+    """Rows per second once every judge was ready: (rate, seconds of that window).
+
+    The window runs from the moment the last judge was ready to the job's end; a batch
+    that straddles its start counts with the share of its span inside it. None without
+    the judges' timelines.
+    """
+    figures = r["phases"]
+    if not figures or any(f.get("ready") is None for f in figures):
+        return None
+    opened, closed = max(f["ready"] for f in figures), r["t0"] + r["seconds"]
+    rows = 0.0
+    for f in figures:
+        for arrived, left, n in f["spans"]:
+            inside = min(left, closed) - max(arrived, opened)
+            if inside > 0:
+                rows += n * inside / max(left - arrived, 1e-9)
+    window = closed - opened
+    return (rows / window, window) if window > 0 else None
+
+
+def timeline(r: dict[str, Any]) -> list[str]:
+    """The driver's steps (Ray) and each judge's start, readiness, batches and idle end."""
+    out = []
+    if r.get("steps"):
+        steps = ", ".join(f"{k} {v:.1f} s" for k, v in r["steps"].items())
+        out.append(f"    driver (outside the job's seconds): {steps}")
+    if r.get("tree_cpu"):
+        judges = sum(f["cpu"] for f in r["phases"])
+        cpu = ", ".join(f"{k} {v:.1f}" for k, v in {**r["tree_cpu"], "judges": judges}.items())
+        out.append(f"    CPU seconds during the job: {cpu} (wall {r['seconds']:.1f} s)")
+    parts = []
+    for f in sorted(r["phases"], key=lambda f: f["created"]):
+        begun = f["created"] - (f["process_age"] or 0.0) - r["t0"]
+        ready = (f["ready"] or f["created"]) - r["t0"]
+        first = f["spans"][0][0] - r["t0"] if f["spans"] else float("nan")
+        last = f["spans"][-1][1] - r["t0"] if f["spans"] else float("nan")
+        parts.append(
+            f"process {begun:+.1f} s, ready {ready:.1f} s, batches {first:.1f}-{last:.1f} s "
+            f"({f['batches']} x, {f['rows']} rows)"
+        )
+    if parts:
+        out.append("    judges: " + "; ".join(parts))
+    steady = steady_rate(r)
+    if steady is not None:
+        out.append(
+            f"    after start-up (every judge ready): {steady[0]:.1f} rows/s over the job's "
+            f"last {steady[1]:.1f} s"
+        )
+    return out
+
+
 def load() -> str:
     return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
@@ -240,12 +371,11 @@ def offline_part(model: str, rows: int, tmp: Path) -> None:
             rates.append(_rate(r))
             print(_line(f"{engine} {workers} worker(s)", r, base))
             print(where_time_went(r, engine, workers), flush=True)
-            if os.environ.get("BENCH_TIMELINE"):  # each judge: start, busy seconds
+            for text in timeline(r):
+                print(text)
+            if os.environ.get("BENCH_TIMELINE"):  # every figure of every judge
                 for f in sorted(r["phases"], key=lambda f: f["created"]):
-                    busy = sum(f[k] for k in ("build", "engine_in", "to_rows", "evaluate"))
-                    busy += f["columns"] + f["engine_out"]
-                    at = f["created"] - r["t0"]
-                    print(f"      pid {f['pid']}: from {at:.2f} s, busy {busy:.2f} s, {f}")
+                    print(f"      pid {f['pid']}: {f}")
         print(f"  {engine}: 2 workers / 1 worker = {rates[1] / rates[0]:.2f}x (target >= 1.6)")
 
 
@@ -319,7 +449,7 @@ def main() -> None:
         print(json.dumps(one(engine, workers, rows_path, json.loads(sys.argv[5]))))
         return
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rows", type=int, default=2000)
+    parser.add_argument("--rows", type=int, default=3000)
     parser.add_argument("--local-rows", type=int, default=24)
     parser.add_argument("--llm-rows", type=int, default=400)
     parser.add_argument("--concurrency", type=int, default=16)

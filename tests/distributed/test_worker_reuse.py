@@ -52,6 +52,33 @@ def test_the_offline_scorer_is_built_once_per_process_and_judges_alike(
     assert len(figures) == 2
     assert all(f["rows"] == 12 and f["batches"] == 1 for f in figures)
     assert all(f["evaluate"] > 0 and f["build"] >= 0 for f in figures)
+    for f in figures:  # the timeline: ready before the batch arrived, handed back after
+        [(arrived, left, n)] = f["spans"]
+        assert f["ready"] <= arrived <= left and n == 12
+
+
+def test_the_timeline_has_one_span_per_batch_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV, str(tmp_path))
+    frame = pd.DataFrame(rows(10))
+    judge = BatchJudge(_spec(), "ray-actor")
+    for part in (frame.iloc[:3], frame.iloc[3:]):  # two batches of a Ray actor
+        judge.judge(part)
+    judge.close()
+    [figures] = [json.loads(p.read_text()) for p in tmp_path.glob("phases-*.json")]
+    assert [n for _, _, n in figures["spans"]] == [3, 7]
+    (a1, l1, _), (a2, l2, _) = figures["spans"]
+    assert figures["ready"] <= a1 <= l1 <= a2 <= l2
+
+
+def test_ray_batches_are_about_a_second_of_the_judge() -> None:
+    from sumjudge.ray import batch_rows
+
+    # The offline judges' batches are small (CPU-bound rows); an LLM's keep a long window.
+    assert batch_rows("local") < batch_rows("local-lexical") < batch_rows("openai/gpt-4o-mini")
+    assert batch_rows(["local-lexical", "openai/gpt-4o-mini"]) == batch_rows("openai/x")
+    assert batch_rows(["local", "local-lexical"]) == batch_rows("local")
 
 
 def test_only_the_offline_judges_are_kept() -> None:

@@ -8,8 +8,10 @@ evaluator took and whether the process's offline scorer was already built, then 
 seconds spent waiting for the engine's next batch (Arrow to pandas, upstream stages),
 turning a frame into rows, in the evaluator (coercion, plans, the judge's analysis),
 making the result columns (each row's `result_json` included) and handing the frame back
-(pandas to Arrow, downstream). Nothing is written without the variable; the counters
-themselves cost a clock read per step.
+(pandas to Arrow, downstream). It also keeps a timeline in wall-clock seconds: when the
+evaluator was ready and, per batch, when its frame arrived, when it was handed back and
+its rows (the benchmark's start-up and steady-state figures). Nothing is written without
+the variable; the counters themselves cost a clock read per step.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class Phases:
     created: float = field(default_factory=time.time)
     process_age: float | None = field(default_factory=process_age)
     build: float = 0.0
+    ready: float | None = None
     scorer_reused: bool | None = None
     engine_in: float = 0.0
     to_rows: float = 0.0
@@ -56,6 +59,7 @@ class Phases:
     batches: int = 0
     rows: int = 0
     cpu: float = 0.0
+    spans: list[tuple[float, float, int]] = field(default_factory=list)
     _cpu0: float = field(default_factory=time.process_time, repr=False)
     _path: Path | None = field(default=None, repr=False)
 
@@ -65,10 +69,20 @@ class Phases:
         if where:
             self._path = Path(where) / f"phases-{self.pid}-{next(_SERIAL)}.json"
 
-    def batch_done(self, rows: int) -> None:
-        """Count one batch about to be handed back, and write the figures so far."""
+    def built(self) -> None:
+        """Mark the evaluator ready (wall clock)."""
+        self.ready = time.time()
+
+    def batch_done(self, rows: int, arrived: float) -> None:
+        """Count one batch about to be handed back, and write the figures so far.
+
+        Args:
+            rows: the batch's rows.
+            arrived: when its frame arrived (`time.time()`).
+        """
         self.batches += 1
         self.rows += rows
+        self.spans.append((round(arrived, 4), round(time.time(), 4), rows))
         self.write()
 
     def write(self) -> None:

@@ -141,6 +141,7 @@ class BatchJudge:
             started = time.perf_counter()
             self._evaluator = self._build()
             self.phases.build += time.perf_counter() - started
+            self.phases.built()
         return self._evaluator
 
     def judge(self, frame: pd.DataFrame) -> pd.DataFrame:
@@ -161,6 +162,7 @@ class BatchJudge:
         """
         frames: list[pd.DataFrame] = []
         starts: list[int] = []
+        arrivals: list[float] = []  # wall clock, for the phases' timeline
         done: dict[int, tuple[Any, ...]] = {}
         phases = self.phases
         clock = time.perf_counter
@@ -177,6 +179,7 @@ class BatchJudge:
                 if frame is None:
                     aside += got - started
                     return
+                arrivals.append(time.time())
                 frame = frame.reset_index(drop=True)
                 frames.append(frame)
                 starts.append(offset)
@@ -205,7 +208,7 @@ class BatchJudge:
                 started = clock()
                 out = self._with_columns(frames[given], starts[given], done)
                 phases.columns += clock() - started
-                phases.batch_done(len(out))
+                phases.batch_done(len(out), arrivals[given])
                 given += 1
                 started = clock()
                 yield out  # the engine's work: pandas -> Arrow, downstream
