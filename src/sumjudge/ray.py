@@ -35,12 +35,13 @@ if TYPE_CHECKING:
 
 __all__ = ["RayBatchJudge", "autoeval_ray", "batch_rows", "evaluate_ray"]
 
-# Rows per batch by judge. A batch is the unit an actor takes, so the job ends at most one
-# batch of work after the first actor runs out: a batch should be about a second of an
-# actor's work, long beside Ray's own cost per batch (tens of milliseconds: Arrow to pandas
-# and back, the hand-over) and short beside the job. The offline judges are CPU-bound per
-# row: `local-lexical` about 15 ms a row, `local` (embeddings) seconds. An LLM judge's
-# batch is one window of concurrent requests that drains at its end, so it stays long.
+# Rows per batch by judge. A batch is the unit an actor takes, so the job ends at most a
+# batch or two of work after the first actor runs out: a batch should be about a second of
+# an actor's work, long beside Ray's own cost per batch (tens of milliseconds: Arrow to
+# pandas and back, the hand-over) and short beside the job. The offline judges are
+# CPU-bound per row: `local-lexical` about 15 ms a row, `local` (embeddings) seconds. An
+# LLM judge's batch is one window of concurrent requests that drains at its end, so it
+# stays long.
 _OFFLINE_BATCH_ROWS = {"local-lexical": 64, "local": 4}
 _LLM_BATCH_ROWS = 256
 
@@ -55,6 +56,18 @@ def batch_rows(model: str | list[str]) -> int:
     if not names or any(n not in _OFFLINE_BATCH_ROWS for n in names):
         return _LLM_BATCH_ROWS
     return min(_OFFLINE_BATCH_ROWS[n] for n in names)
+
+
+def batches_in_flight(batch_size: int) -> int:
+    """Batches an actor holds at once: two when a batch is short, else one.
+
+    With a second batch waiting at the actor, it never idles while the driver (busy
+    serving the other actors) hands over the next one: with one, two `local-lexical`
+    actors waited 9% of their time for it, with two 2%. But an actor ready first takes
+    that many batches before its slower-starting siblings get any, which long batches (an
+    LLM's window) would leave them without.
+    """
+    return 2 if batch_size < _LLM_BATCH_ROWS else 1
 
 
 class RayBatchJudge:
@@ -147,12 +160,9 @@ class _Ray(EngineFace["Dataset"]):
             spec = dataclasses.replace(spec, limits=limits)
         from ray.data import ActorPoolStrategy
 
-        # Two batches per actor: the next one waits at the actor while it judges the
-        # current one, so the actor never idles while the driver (busy serving the others)
-        # hands over the next (with one, 2 actors waited ~9% of their time against ~2%).
-        # Batches are about a second of work (`batch_rows`), so an actor that is ready
-        # first holds at most two of its slower-starting siblings' seconds.
-        pool = ActorPoolStrategy(size=workers, max_tasks_in_flight_per_actor=2)
+        pool = ActorPoolStrategy(
+            size=workers, max_tasks_in_flight_per_actor=batches_in_flight(batch_size)
+        )
         return data.map_batches(
             RayBatchJudge,
             fn_constructor_kwargs={"spec": spec},

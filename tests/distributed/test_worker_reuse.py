@@ -73,12 +73,15 @@ def test_the_timeline_has_one_span_per_batch_in_order(
 
 
 def test_ray_batches_are_about_a_second_of_the_judge() -> None:
-    from sumjudge.ray import batch_rows
+    from sumjudge.ray import batch_rows, batches_in_flight
 
     # The offline judges' batches are small (CPU-bound rows); an LLM's keep a long window.
     assert batch_rows("local") < batch_rows("local-lexical") < batch_rows("openai/gpt-4o-mini")
     assert batch_rows(["local-lexical", "openai/gpt-4o-mini"]) == batch_rows("openai/x")
     assert batch_rows(["local", "local-lexical"]) == batch_rows("local")
+    # A second batch waits at the actor only when batches are short.
+    assert batches_in_flight(batch_rows("local-lexical")) == 2
+    assert batches_in_flight(batch_rows("openai/gpt-4o-mini")) == 1
 
 
 def test_only_the_offline_judges_are_kept() -> None:
