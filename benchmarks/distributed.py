@@ -15,7 +15,9 @@
    job seconds): Python worker start-up before the judge existed (Ray), the evaluator's
    build, the engine's side (Arrow <-> pandas, moving batches, scheduling), frame -> rows,
    the evaluator (coercion, plans, the judge's analysis), result columns (each row's
-   result_json), and the rest (a worker idle or not yet started), plus CPU ms per row.
+   result_json), and the rest (a worker idle or not yet started), plus CPU ms per row and
+   the cores the judges got on average (their CPU seconds / the job's seconds: below the
+   workers, other processes had the rest).
    Then, for Ray, the driver's own steps outside the job's seconds (ray.init, the warm
    job, the dataset's creation, collecting the statuses), the CPU seconds of the driver,
    of Ray's daemons and of the judges during the job (the judges' from their phases), each
@@ -290,9 +292,12 @@ def where_time_went(r: dict[str, Any], engine: str, workers: int) -> str:
     cpu = sum(f["cpu"] for f in figures) / max(1, r["rows"]) * 1000
     shares = ", ".join(f"{k} {v / total:.0%}" for k, v in sums.items())
     judges = len(figures)
+    # Cores the judges got on average: below `workers`, the machine (or the engine's
+    # own processes) had the rest.
+    cores = sum(f["cpu"] for f in figures) / r["seconds"]
     return (
         f"    time: {shares}, other {rest / total:.0%} ({judges} judge(s); "
-        f"worker CPU {cpu:.1f} ms/row)"
+        f"worker CPU {cpu:.1f} ms/row, {cores:.2f} cores on average)"
     )
 
 
