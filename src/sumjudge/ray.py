@@ -4,9 +4,10 @@
 package's own, async) and reuses it for every batch it is given; `concurrency=` actors
 (`workers`) run at once. Ray schedules, retries and restarts them; nothing here schedules
 anything. The arguments are `sumjudge.distributed.face.EngineFace`'s, and Ray's own:
-`workers` (actors; default 2), `batch_size` (rows per batch; default: `batch_rows`) and
-`num_cpus` (per actor, default 1). With `rpm` or `tpm`, one named actor per job holds the job's rate
-limiter (`distributed/limiter.py`) and every actor's requests wait on it.
+`workers` (actors; default 2), `batch_size` (rows per batch; default: `batch_rows`, about
+a second of the judge's work) and `num_cpus` (per actor, default 1). With `rpm` or `tpm`,
+one named actor per job holds the job's rate limiter (`distributed/limiter.py`) and every
+actor's requests wait on it.
 
 Example:
     >>> from sumjudge.ray import evaluate_ray
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     import pandas as pd
     from ray.data import Dataset
 
-__all__ = ["RayBatchJudge", "autoeval_ray", "batch_rows", "evaluate_ray"]
+__all__ = ["RayBatchJudge", "autoeval_ray", "batch_rows", "batches_in_flight", "evaluate_ray"]
 
 # Rows per batch by judge. A batch is the unit an actor takes, so the job ends at most a
 # batch or two of work after the first actor runs out: a batch should be about a second of
