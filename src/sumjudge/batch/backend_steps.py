@@ -25,7 +25,8 @@ __all__ = ["AdapterJudge", "SDKBackend", "read_reply", "rejected", "sdk_errors",
 class AdapterJudge(Protocol):
     """What a batch backend uses of every online adapter: its SDK client, its error mapping."""
 
-    _client: Any
+    @property
+    def _client(self) -> Any: ...  # an attribute, or built on first use (OpenAIJudge)
 
     def _map_error(self, exc: Exception) -> ProviderError: ...
 
