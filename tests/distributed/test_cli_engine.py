@@ -107,3 +107,61 @@ def test_autoeval_on_an_engine_refuses_a_shared_rubric_file(
     argv += ["-o", str(tmp_path / "o.parquet"), "--rubric-cache", str(tmp_path / "r.json")]
     assert main(argv) == 2
     assert "--rubric-cache is for local runs" in capsys.readouterr().err
+
+
+def _rule_profile(tmp_path: Path, judge: str) -> tuple[Path, str]:
+    from sumjudge.types.profile import CalibrationProfile
+
+    # A rule book stricter than the shipped one: good needs coherence 3, not 2.
+    rules = {
+        "coherence": {"good_at_least": 3},
+        "consistency": {"good_at_least": 3},
+        "relevance": {"good_at_least": 3},
+        "fluency": {"good_at_least": 2},
+    }
+    profile = CalibrationProfile(judge=judge, rule_book=rules).sealed()
+    path = tmp_path / "profile.json"
+    path.write_text(profile.to_json(), "utf-8")
+    return path, profile.id
+
+
+def test_calibration_on_ray_gives_the_local_run_s_verdicts(
+    ray_local: Any, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    source = _input(tmp_path)
+    profile, pid = _rule_profile(tmp_path, "local-lexical")
+    common = [str(source), "--model", "local-lexical", "--no-cache", "--calibration", str(profile)]
+    main(["evaluate", *common, "-o", str(tmp_path / "local.jsonl")])
+    local = {
+        r["id"]: r
+        for r in map(json.loads, (tmp_path / "local.jsonl").read_text("utf-8").splitlines())
+        if r.get("status") == "ok"
+    }
+    out = tmp_path / "out.parquet"
+    assert main(["evaluate", *common, "-o", str(out), "--engine", "ray"]) == 3  # 2 invalid
+    written = pd.read_parquet(out)
+    ok = written[written["status"] == "ok"]
+    assert sorted(ok["id"]) == sorted(local) and len(local) == 10
+    for _, row in ok.iterrows():
+        record = json.loads(row["result_json"])
+        assert record["meta"]["calibration"] == pid
+        assert record["summary"]["relevancy_rating"] == local[row["id"]]["summary"][
+            "relevancy_rating"
+        ]
+    # the stricter rule book decided some verdicts: coherence 2 is not good under it
+    assert any(
+        r["summary"]["coherence"]["score"] == 2 and r["summary"]["relevancy_rating"] != "good"
+        for r in local.values()
+    )
+
+
+def test_a_profile_for_another_judge_is_refused_before_the_engine_starts(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    source = _input(tmp_path)
+    profile, _ = _rule_profile(tmp_path, "openai/gpt-4o-mini")
+    argv = ["evaluate", str(source), "-o", str(tmp_path / "o.parquet"), "--engine", "spark"]
+    argv += ["--model", "local-lexical", "--calibration", str(profile)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "fitted for the judge 'openai/gpt-4o-mini'" in err[0]

@@ -15,6 +15,7 @@ from ..evaluators.panel_agreement import PanelAgreement
 from ..evaluators.summarization import SummarizationEvaluator
 from ..runner import RunSummary
 from ..types import SummaryData
+from ..types.profile import load_profile
 from ._distributed import add_engine_arguments, check_engine_flags, run_distributed
 from ._flags import (
     DefaultsHelpFormatter,
@@ -86,8 +87,6 @@ def _check(args: argparse.Namespace) -> None:
         )
     if pair and not (args.input_file and args.summary_file):
         raise ConfigError("--input-file and --summary-file go together: give both")
-    if args.calibration and getattr(args, "engine", "local") != "local":
-        raise ConfigError("--calibration is not yet applied by --engine spark/ray: drop one")
     check_engine_flags(args)
 
 
@@ -162,6 +161,21 @@ def _report_inputs(args: argparse.Namespace) -> Any:
     return [{"input": text, "summary": _summary_file(args)}]
 
 
+def _engine_profile(path: str | None, flags: RunFlags) -> dict[str, Any]:
+    """The job option of `--calibration` on an engine: the profile itself, checked here.
+
+    The workers get the loaded profile (a value: no file path that a cluster's machines
+    might not see); it is checked against the judge on the driver first, so a profile
+    fitted for another judge is one line and exit 2, not a failed job.
+    """
+    if not path:
+        return {}
+    profile = load_profile(path)
+    evaluator = SummarizationEvaluator(flags.models(), calibration=profile, cache=None)
+    asyncio.run(evaluator.aclose())
+    return {"calibration": profile}
+
+
 def _job_rows(args: argparse.Namespace, flags: RunFlags) -> dict[str, Any]:
     """The job arguments of evaluate's own flags (`--engine spark|ray`)."""
     return {
@@ -179,5 +193,6 @@ def run(args: argparse.Namespace) -> int:
     """Run `sumjudge evaluate` with the parsed `args`; returns the exit code."""
     flags = RunFlags.from_args(args)
     if flags.engine != "local":
-        return run_distributed(flags, lambda: _job_rows(args, flags))
+        profile = _engine_profile(args.calibration, flags)
+        return run_distributed(flags, lambda: {**_job_rows(args, flags), **profile})
     return asyncio.run(_run(args, flags))
