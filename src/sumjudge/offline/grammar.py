@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from .grammar_id import indonesian_errors
 from .grammar_subjects import verb_form_errors
-from .grammar_verbs import IRREGULAR_BASES, SINGULAR_S, base_verb
+from .grammar_verbs import BARE_VERBS, IRREGULAR_BASES, SINGULAR_S, base_verb
 from .lexicon import FRACTION_WORDS, MONTHS, ORDINAL_WORDS, STOP, TITLES, word_set
 from .text import words
 
@@ -298,15 +298,20 @@ def _count_errors(sent: str, vocabulary: set[str]) -> list[str]:
     out: list[str] = []
     for i, t in enumerate(toks[:-1]):
         n = _small_count(t)
-        if n is None or n < 2 or (i > 0 and not toks[i - 1].isalpha()):
+        # digits after punctuation are part of a bigger number ("1,840"), a count in words never
+        if n is None or n < 2 or (i > 0 and t.isdigit() and not toks[i - 1].isalpha()):
             continue
         if i > 0 and raw[i - 1][:1].isupper():
             continue
         for k in (i + 1, i + 2):  # the noun, or a modifier and then the noun
             noun = toks[k] if k < len(toks) else ""
             nxt = toks[k + 1] if k + 1 < len(toks) else ""
+            if k == i + 1 and raw[k][:1].isupper() and raw[k + 1 : k + 2] != []:
+                if raw[k + 1][:1].islower():
+                    continue  # a name before the noun: "two Leeds role remains"
             plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
             ends = nxt in _AFTER_HEAD or nxt == "" or (len(nxt) == 1 and not nxt.isalnum())
+            ends = ends or _verb_s(nxt)
             if noun.isalpha() and not noun.endswith("s") and plural in vocabulary and ends:
                 out.append(" ".join(toks[i : k + 1]))
                 break
@@ -315,6 +320,11 @@ def _count_errors(sent: str, vocabulary: set[str]) -> list[str]:
             if plural in vocabulary:  # a countable noun: not a modifier ("two year old")
                 break
     return out
+
+
+def _verb_s(w: str) -> bool:
+    """A verb in "-s" that is never a noun ("remains", "includes"): the phrase before ends."""
+    return w.endswith("s") and (w[:-1] in BARE_VERBS or (w.endswith("es") and w[:-2] in BARE_VERBS))
 
 
 def _small_count(t: str) -> int | None:
@@ -326,7 +336,10 @@ def _small_count(t: str) -> int | None:
 _ROLES = word_set("roles")
 _TITLED = re.compile(r"(?<![\w'])(?i:" + "|".join(sorted(TITLES)) + r")\.?\s+([A-Z][a-z]+)")
 _SINGULAR_NAME = re.compile(r"\b([A-Z][a-z]+)\s+(?:is|was|has|does|isn't|wasn't|hasn't|doesn't)\b")
-_PLURAL_NAME = re.compile(r"\b([A-Z][a-z]+)\s+(?:are|were|have|aren't|weren't|haven't)\b")
+# not after "and" or a comma: "Ann and Felix were" is a joined subject, no plural name
+_PLURAL_NAME = re.compile(
+    r"(?<!and )(?<!, )\b([A-Z][a-z]+)\s+(?:are|were|have|aren't|weren't|haven't)\b"
+)
 _INTRODUCED = re.compile(r"\b(?:[Tt]his is|[Mm]y name is|I'm|I am)\s+([A-Z][a-z]+)")
 
 

@@ -40,6 +40,7 @@ from .grammar_verbs import (
     singular_head,
     verb_after,
 )
+from .grammar_clauses import and_clause, clause_errors
 from .lexicon import STOP
 
 _OPENERS = frozenset(
@@ -115,11 +116,11 @@ def verb_form_errors(
     out: list[str] = []
     for i, t in enumerate(toks):
         out += auxiliary_errors(toks, i, vocabulary)
-        if _clause_start(toks, i):
+        if _clause_start(toks, i) or and_clause(toks, i):
             out += _subject(raw, toks, i, vocabulary, persons, names | persons)
         elif i > 0 and toks[i - 1] in ("and", "or") and t in _DETERMINERS:
             out += _noun_subject(raw, toks, i, vocabulary, names | persons, False)
-    return out
+    return out + clause_errors(raw, toks)
 
 
 def _clause_start(toks: list[str], i: int) -> bool:
@@ -196,8 +197,13 @@ def _noun_subject(
     if not (clause_start or (opener in ("and", "or") and toks[i] in _DETERMINERS)):
         return []  # ("and the estimate be": a bare "be" is wrong after any subject)
     start = i + 1 if toks[i] in _DETERMINERS else i
-    if start == i and i > 0 and opener not in (";", ":", "-", "•", "*"):
-        return []  # a phrase without a determiner only at the start of a sentence
+    # a phrase without a determiner only at the start of a sentence, or a name before a
+    # common noun after a clause-joining "and" ("and Acme renewal quote were")
+    named = opener == "and" and raw[i][:1].isupper() and raw[i + 1 : i + 2] != []
+    if named and not raw[i + 1][:1].islower():
+        named = False
+    if start == i and i > 0 and opener not in (";", ":", "-", "•", "*") and not named:
+        return []
     k = start
     while k < len(toks) and k - start < 5 and _in_phrase(toks[k]):
         if k > start and (_verb_only(toks[k]) or toks[k].endswith("ed")):
