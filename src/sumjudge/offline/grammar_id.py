@@ -7,7 +7,10 @@ Each rule is a pattern whose every match is an error, whatever the topic:
 - one verb twice, active and passive side by side ("mengabari dikabari"), or its root
   beside its "meN-...-kan"/"-i" form ("selesai menyelesaikan");
 - a named subject repeated by a pronoun at the start of a sentence ("Mas Andi dia
-  mendukung").
+  mendukung");
+- an aspect word before "yang" and its predicate ("sudah yang rusak" for "yang sudah
+  rusak"): the aspect marks a predicate, and "yang" opens a noun phrase; a superlative
+  or an ordinal after "yang" is one ("sudah yang terbaik", "sudah yang kedua kalinya").
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from .lexicon import TITLES
 
 _TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*|[^\w\s]")
 _PRONOUNS = frozenset(["dia", "ia", "beliau"])
+# aspect words; "masih" is left out ("masih yang lama": still the old one)
+_ASPECTS = frozenset(["sudah", "telah", "sedang", "akan", "belum"])
 # meN- before a root, by the root's first letter: "k" and "t", "s", "p" drop their letter
 _NASAL: tuple[tuple[str, str], ...] = (
     ("meng", ""),
@@ -49,10 +54,17 @@ def indonesian_errors(sent: str, names: frozenset[str] = frozenset()) -> list[st
             out.append(f"{prev} oleh{nxt}")
         elif prev.isalpha() and t.isalpha() and _same_verb(prev, t):
             out.append(f"{prev} {t}")
+        elif t == "yang" and prev in _ASPECTS and nxt.isalpha() and not _nominal(nxt):
+            out.append(f"{prev} yang {nxt}")
     named = _named_subject(raw, names)
     if named:
         out.append(named)
     return out
+
+
+def _nominal(w: str) -> bool:
+    """A superlative or an ordinal: "yang terbaik", "yang paling", "yang kedua"."""
+    return w.startswith(("ter", "ke")) or w in ("paling", "pertama", "lain", "sama")
 
 
 def _roots(active: str) -> set[str]:

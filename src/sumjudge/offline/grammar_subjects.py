@@ -40,7 +40,7 @@ from .grammar_verbs import (
     singular_head,
     verb_after,
 )
-from .grammar_clauses import and_clause, clause_errors
+from .grammar_clauses import and_clause, bare_after_preposition, clause_errors, coordinated_bare
 from .lexicon import STOP
 
 _OPENERS = frozenset(
@@ -156,7 +156,8 @@ def _subject(
             (t in SINGULAR_PRONOUNS and opener not in _SUBJUNCTIVE["bare"])
             and (base_verb(v, vocabulary, True) or v == "be")
         ) or (t in PLURAL_PRONOUNS and s_form(v, vocabulary))
-        return [" ".join(toks[i : j + 1])] if wrong else []
+        second = coordinated_bare(raw, toks, j) if t in SINGULAR_PRONOUNS else []
+        return ([" ".join(toks[i : j + 1])] if wrong else []) + second
     if raw[i][:1].isupper() and t in persons:
         k = i + 1
         while k < len(toks) and raw[k][:1].isupper() and toks[k] in persons:
@@ -168,7 +169,7 @@ def _subject(
         wrong = (v in PLURAL_BE | {"am"} and not were_ok) or (
             opener not in _SUBJUNCTIVE["bare"] and base_verb(v, vocabulary, True)
         )
-        return [join_words(raw[i : j + 1])] if wrong else []
+        return ([join_words(raw[i : j + 1])] if wrong else []) + coordinated_bare(raw, toks, j)
     return _noun_subject(raw, toks, i, vocabulary, names, True)
 
 
@@ -218,6 +219,9 @@ def _noun_subject(
     v = toks[j] if j >= 0 else ""
     after = toks[j + 1] if 0 <= j < len(toks) - 1 else ""
     words = join_words(raw[start : j + 1]) if j >= 0 else ""
+    m = bare_after_preposition(toks, j) if clause_start and singular_head(head) else -1
+    if m > 0 and opener not in _SUBJUNCTIVE["bare"]:  # "the alert at 95% give"
+        return [join_words(raw[start : m + 1])]
     if plural_head(head, vocabulary) and clause_start:
         return [words] if v in SINGULAR_BE or (v.endswith("s") and _verb_only(v)) else []
     if not singular_head(head):
