@@ -306,9 +306,9 @@ def _count_errors(sent: str, vocabulary: set[str]) -> list[str]:
         for k in (i + 1, i + 2):  # the noun, or a modifier and then the noun
             noun = toks[k] if k < len(toks) else ""
             nxt = toks[k + 1] if k + 1 < len(toks) else ""
-            if k == i + 1 and raw[k][:1].isupper() and raw[k + 1 : k + 2] != []:
-                if raw[k + 1][:1].islower():
-                    continue  # a name before the noun: "two Leeds role remains"
+            named = k + 1 < len(raw) and raw[k][:1].isupper() and raw[k + 1][:1].islower()
+            if k == i + 1 and named:
+                continue  # a name before the noun: "two Leeds role remains"
             plural = noun + ("es" if noun.endswith(("s", "x", "ch", "sh")) else "s")
             ends = nxt in _AFTER_HEAD or nxt == "" or (len(nxt) == 1 and not nxt.isalnum())
             ends = ends or _verb_s(nxt)

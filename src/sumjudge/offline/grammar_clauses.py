@@ -19,8 +19,9 @@ Found without a parser, from patterns whose every match is an error whatever the
   subjects;
 - "last" or "next" after a preposition before a plural unit of time ending the phrase
   ("of last years", "for next weeks");
-- a plural noun and "are" or "were" ending the clause ("no bags are;"; a colon opens a list) where no
-  wh-word, "as", "than" or "way" before makes it a clause of its own ("as they are");
+- a plural noun and "are" or "were" ending the clause ("no bags are;"; not before a
+  colon, which opens a list) where no wh-word, "as", "than" or "way" before makes it a
+  clause of its own ("as they are");
 - a fixed phrase with a wrong word (`words/wrong_phrases.txt`: "under the way",
   "discuss about").
 
@@ -48,13 +49,17 @@ _TIME_UNITS = frozenset(["days", "weeks", "months", "years", "quarters", "decade
 _BEFORE_TIME = frozenset(["of", "from", "since", "for", "until", "in", "over", "during"])
 # a verb of perception or causing takes an object and a bare verb ("saw the pump stop")
 _CAUSATIVES = frozenset(
-    ["let", "lets", "make", "makes", "made", "help", "helps", "helped", "have", "has", "had"]
-    + ["see", "sees", "saw", "watch", "watched", "hear", "heard", "get", "got", "to"]
+    [
+        *("let", "lets", "make", "makes", "made", "help", "helps", "helped", "have", "has"),
+        *("had", "see", "sees", "saw", "watch", "watched", "hear", "heard", "get", "got", "to"),
+    ]
 )
 # words that make "... are." a clause of its own ("where they are", "the way things are")
 _OPEN_CLAUSE = frozenset(
-    ["what", "where", "who", "how", "whoever", "whatever", "wherever", "however", "which"]
-    + ["as", "than", "way", "here", "there", "whether", "if", "whom", "whose", "why"]
+    [
+        *("what", "where", "who", "how", "whoever", "whatever", "wherever", "however"),
+        *("which", "as", "than", "way", "here", "there", "whether", "if", "whom", "whose", "why"),
+    ]
 )
 _FINITE_FIRST = frozenset(["is", "was", "were", "are", "has", "had"])
 _SCAN_STOP = frozenset(["to", "that", "which", "who", "when", "because", "if", "while"])
@@ -67,7 +72,7 @@ _BOUNDARIES = frozenset([",", ";", ":", "(", ")", "-", "•", "*", "."])
 _FINITE = BE | HAVE | MODALS | DO | frozenset(["does", "did"])
 
 
-def clause_errors(raw: list[str], toks: list[str]) -> list[str]:  # noqa: C901
+def clause_errors(raw: list[str], toks: list[str]) -> list[str]:
     """The relative, joined-subject and fixed-phrase errors of one tokenised sentence.
 
     Args:
@@ -84,15 +89,17 @@ def clause_errors(raw: list[str], toks: list[str]) -> list[str]:  # noqa: C901
             out += _subject_before_end(raw, toks, i)
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
         after = toks[i + 2] if i + 2 < len(toks) else ""
-        if t in ("last", "next") and i > 0 and toks[i - 1] in _BEFORE_TIME and nxt in _TIME_UNITS:
-            if after == "" or (after in _BOUNDARIES and after not in ("'", "’")):
-                out.append(f"{t} {nxt}")  # ("of last years'" is a possessive: no error)
+        time = t in ("last", "next") and i > 0 and toks[i - 1] in _BEFORE_TIME
+        # ("of last years'" is a possessive: no error)
+        ends = after == "" or (after in _BOUNDARIES and after not in ("'", "’"))
+        if time and nxt in _TIME_UNITS and ends:
+            out.append(f"{t} {nxt}")
         # (not before ":", which opens a list: "the results are: ...")
         if t in ("are", "were") and i > 0 and (nxt in (";", ".") or nxt == ""):
             ante = toks[i - 1]
-            if ante.endswith("s") and ante.isalpha() and len(ante) > 3 and ante not in STOP:
-                if not _OPEN_CLAUSE & set(toks[:i]):
-                    out.append(f"{ante} {t}{nxt}")
+            plural = ante.endswith("s") and ante.isalpha() and len(ante) > 3 and ante not in STOP
+            if plural and not _OPEN_CLAUSE & set(toks[:i]):
+                out.append(f"{ante} {t}{nxt}")
     return out + phrase_errors(toks)
 
 
@@ -144,7 +151,7 @@ def coordinated_bare(raw: list[str], toks: list[str], j: int) -> list[str]:
 
 
 def _subject_before_end(raw: list[str], toks: list[str], i: int) -> list[str]:
-    """ "after the restart the router reconnect.": a noun and a never-noun verb ending it."""
+    """A noun and a never-noun verb ending the clause: "after it the router reconnect."."""
     if toks[i - 1] in _CAUSATIVES or toks[i - 1] in MODALS or toks[i - 1] in ("and", "or"):
         return []
     k = _phrase_end(toks, i + 1)
@@ -170,7 +177,7 @@ def phrase_errors(toks: list[str]) -> list[str]:
 
 
 def _relative_after_comma(raw: list[str], toks: list[str], i: int) -> list[str]:
-    """ "the step, which sit below": a singular noun, a comma, "which"/"who", a bare verb."""
+    """A singular noun, a comma, "which"/"who", a bare verb: "the step, which sit below"."""
     ante, ante_raw = toks[i - 2], raw[i - 2]
     if not ante.isalpha() or ante_raw[:1].isupper() or not singular_head(ante) or ante in STOP:
         return []  # a name ("Leeds United, who play") may take a plural verb
@@ -189,7 +196,7 @@ def _relative_after_comma(raw: list[str], toks: list[str], i: int) -> list[str]:
 
 
 def _joined_subject(raw: list[str], toks: list[str], i: int) -> list[str]:
-    """ "the printer and the scanner is": two determined noun phrases and a singular verb."""
+    """Two determined noun phrases, "and", a singular verb: "the printer and the scanner is"."""
     first = _phrase_end(toks, i + 1)
     if first == i + 1 or first >= len(toks) or toks[first] != "and":
         return []

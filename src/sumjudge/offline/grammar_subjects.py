@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 
+from .grammar_clauses import and_clause, bare_after_preposition, clause_errors, coordinated_bare
 from .grammar_verbs import (
     ADVERBS,
     BARE_VERBS,
@@ -40,7 +41,6 @@ from .grammar_verbs import (
     singular_head,
     verb_after,
 )
-from .grammar_clauses import and_clause, bare_after_preposition, clause_errors, coordinated_bare
 from .lexicon import STOP
 
 _OPENERS = frozenset(
