@@ -173,7 +173,9 @@ def assignments(units: list[Unit]) -> list[Assignment]:
                     out.append(Assignment(u.speaker, t, quote))
                 elif len(low.split()) <= SHORT_REPLY and prev and _REQUEST.search(_low(prev)):
                     # "Sure, I'll have them by Wednesday": the task asked for just before
-                    out.append(Assignment(u.speaker, task(_body(prev)), f"{prev.text} / {sent}"))
+                    asked = _asked_of(prev, u.speaker, names)
+                    if asked:
+                        out.append(Assignment(u.speaker, task(asked), f"{prev.text} / {sent}"))
             r = _REQUEST.search(low)
             if r:
                 owner = _addressee(sent, u.speaker, names, reply, speakers)
@@ -184,7 +186,10 @@ def assignments(units: list[Unit]) -> list[Assignment]:
                 if full == u.speaker or name not in sent:
                     continue
                 pat = rf"\b{TITLE}?{re.escape(name)}(?:\s+[A-Z][\w'’-]*)?\s+{AUX}(?=[a-z])"
-                for n in re.finditer(pat, sent):
+                # a chair reading out an action list: "Actions. Tessa: the reconciliation
+                # plan; Omar: check the backups" (a label opening the sentence or an item)
+                item = rf"(?:^|;\s*){TITLE}?{re.escape(name)}(?:\s+[A-Z][\w'’-]*)?\s*:\s+"
+                for n in itertools.chain(re.finditer(pat, sent), re.finditer(item, sent)):
                     t = task(clause(sent[n.end() :]))
                     if len(t) >= MIN_TASK:
                         out.append(Assignment(full, t, quote))
@@ -208,12 +213,39 @@ def _merged(tasks: list[Assignment]) -> list[Assignment]:
     return out
 
 
+def _asked_of(prev: Unit, speaker: str, names: list[tuple[str, str]]) -> str:
+    """The request of a turn that a short reply by `speaker` takes on ("" if unclear).
+
+    A chair's turn may hand out several tasks ("Tomasz, please send the forecast. Ewa,
+    start the vendor review."): "I'll set that up" takes the one said to its speaker by
+    name (a request or a bare imperative), else the turn's one request naming nobody else;
+    never the whole turn, which would make the replier the doer of every task in it.
+    """
+    said = [s for s, _, _ in sentences(_body(prev))]
+    own = [first for first, full in names if full == speaker]
+    others = [first for first, full in names if full not in (speaker, prev.speaker)]
+
+    def addressed(sent: str, people: list[str]) -> re.Match[str] | None:
+        alts = "|".join(re.escape(n) for n in people)
+        return re.search(rf"{_VOCATIVE_BEFORE}{TITLE}?(?:{alts})\s*[,?!.]", sent) if alts else None
+
+    mine = [m for m in (addressed(s, own) for s in said) if m]
+    if len(mine) == 1:
+        return mine[0].string[mine[0].end() :]
+    asked = [s for s in said if _REQUEST.search(_low_text(s)) and not addressed(s, others)]
+    return asked[0] if len(asked) == 1 and not mine else ""
+
+
+def _low_text(text: str) -> str:
+    return " ".join(words(text))
+
+
 def _body(u: Unit) -> str:
     return u.text.split(":", 1)[1].strip() if ":" in u.text else u.text
 
 
 def _low(u: Unit) -> str:
-    return " ".join(words(_body(u)))
+    return _low_text(_body(u))
 
 
 def clause(text: str) -> str:
