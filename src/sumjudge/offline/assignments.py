@@ -5,15 +5,17 @@ A task is done or taken in a turn in four ways, each read from the turns as writ
 - the speaker does it or takes it on in the first person: "I'll send the deck", "I've
   added a note", "I switched on alerts", "can I offer you ...", "saya buka laporannya",
   and in a call the agent's "we" ("we'll refund it"): the owner is the speaker; a short
-  reply ("Sure, I'll have them by Wednesday") takes the task of the request it answers;
+  reply ("Sure, I'll have them by Wednesday") takes the task of the request it answers
+  (of a turn handing out several, the one said to the replier by name);
   what the speaker does not do ("I didn't make them"), a view ("I think we need ...",
   `words/opinion_verbs.txt`) and what a call's customer asks about ("Do I need to report
   it?") are no tasks;
 - a speaker asks someone ("Tom, can you get three quotes?", "Ms Achebe, please prepare
-  ...", `words/requests.txt`): the owner is the person named, or the next speaker when
-  that turn agrees (`words/affirmations.txt`); a refusal gives no owner;
+  ...", "Dmitri, you own the login bug", `words/requests.txt`): the owner is the person
+  named, or the next speaker when that turn agrees (`words/affirmations.txt`); a refusal
+  gives no owner;
 - a speaker names the doer: "Sofia will draft it", "Tom to get the quotes", "Tobias sets
-  up the accounts";
+  up the accounts", or reads out an action list: "Tessa: the reconciliation plan";
 - a passive names the doer after "by": "the letter will be issued by Adaeze".
 
 A speaker is known by every name `doers.Doers` gives them (the label without its title,

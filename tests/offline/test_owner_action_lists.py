@@ -1,0 +1,101 @@
+"""Tasks a chair hands out in one turn: each goes to the person it is said to.
+
+The transcripts are written for these tests: a turn giving two people a task each and a
+short "I'll do that" reply, an action list read out as "Name: task", "Name, you own X",
+and an agent who "put" a customer in a seat that a summary says was "seated".
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from sumjudge.offline import OfflineScorer
+from sumjudge.offline.assignments import assignments
+from sumjudge.offline.dialogue import source_units
+
+HANDOUT = (
+    "Lucia: Two things before we close. Marek, please book the venue for the autumn "
+    "offsite. Priya, order the visitor badges for reception.\n"
+    "Priya: Sure, I'll do that.\n"
+    "Marek: Fine by me.\n"
+)
+
+READ_OUT = (
+    "Lucia: Let me read the actions back. Hamid: the firewall audit for the branch "
+    "offices, by Friday. Joanna: renew the domain certificates before they lapse.\n"
+    "Hamid: Noted.\n"
+    "Joanna: Okay.\n"
+    "Beatriz: And Karl, you own the printer driver rollout.\n"
+    "Karl: Got it.\n"
+)
+
+SEATS = (
+    "Agent (Luis): Thanks for calling Skyway, Luis speaking.\n"
+    "Customer: Hi, we were split up on the flight to Porto. Can we sit together?\n"
+    "Agent (Luis): Let me look. I've put you both in row 12 by the window.\n"
+    "Customer: Great, thank you.\n"
+)
+
+
+@pytest.fixture(scope="module")
+def lex() -> OfflineScorer:
+    """A lexical-only scorer shared by the module's tests."""
+    return OfflineScorer(use_embeddings=False)
+
+
+def _owner_evidence(scorer: OfflineScorer, source: str, summary: str) -> list[str]:
+    ev = scorer.score(source, summary, ["consistency"])["consistency"].evidence
+    return [e for e in ev if "gives the task to" in e]
+
+
+def test_a_short_reply_takes_only_the_task_said_to_its_speaker() -> None:
+    """ "I'll do that" after a turn with two tasks is the replier's task, not both."""
+    tasks = assignments(source_units(HANDOUT)[0])
+    priya = [a.task for a in tasks if a.owner == "Priya"]
+    assert any({"order", "visitor", "badg"} <= t for t in priya), priya
+    assert not any("venue" in t for t in priya), priya
+
+
+def test_read_out_action_items_and_you_own_are_tasks() -> None:
+    """ "Hamid: the firewall audit ..." inside a turn, and "Karl, you own ..."."""
+    tasks = assignments(source_units(READ_OUT)[0])
+    assert any(a.owner == "Hamid" and {"firewall", "audit"} <= a.task for a in tasks)
+    assert any(a.owner == "Joanna" and {"renew", "domain"} <= a.task for a in tasks)
+    assert any(a.owner == "Karl" and {"printer", "driver", "rollout"} <= a.task for a in tasks)
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "said", "owner"),
+    [
+        (HANDOUT, "Priya books the venue for the autumn offsite.", "Priya", "Marek"),
+        (READ_OUT, "- Joanna: the firewall audit for the branch offices.", "Joanna", "Hamid"),
+        (READ_OUT, "- Hamid: renew the domain certificates.", "Hamid", "Joanna"),
+        (READ_OUT, "- Lucia: the printer driver rollout.", "Lucia", "Karl"),
+        (SEATS, "The customer seated them in row 12 by the window.", "The customer", "Agent"),
+    ],
+)
+def test_handed_out_tasks_given_to_others_are_cited(
+    lex: OfflineScorer, source: str, summary: str, said: str, owner: str
+) -> None:
+    """Each task of a chair's turn given to someone it was not said to."""
+    ev = _owner_evidence(lex, source, summary)
+    assert ev and f"to {said}, but in the source {owner} takes it" in ev[0], ev
+    assert lex.score(source, summary, ["consistency"])["consistency"].score < 3
+
+
+@pytest.mark.parametrize(
+    ("source", "summary"),
+    [
+        (HANDOUT, "Marek books the venue for the autumn offsite."),
+        (HANDOUT, "Priya will order the visitor badges for reception."),
+        (READ_OUT, "- Hamid: the firewall audit for the branch offices, by Friday."),
+        (READ_OUT, "- Joanna: renew the domain certificates before they lapse."),
+        (READ_OUT, "- Karl: the printer driver rollout."),
+        (SEATS, "The agent seated them together in row 12 by the window."),
+    ],
+)
+def test_handed_out_tasks_with_their_doers_are_not_flagged(
+    lex: OfflineScorer, source: str, summary: str
+) -> None:
+    """The same tasks with the people the source gives them to."""
+    assert _owner_evidence(lex, source, summary) == []
