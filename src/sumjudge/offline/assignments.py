@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -75,6 +76,7 @@ _VOCATIVE_BEFORE = r"(?:^|,\s*|^(?i:and|also|so|then|ok|okay|oh|right|now)\s+)"
 SHORT_REPLY = 8
 MIN_TASK = 2
 _VOWELS = "aeiou"
+_OBJECT_PRONOUN = re.compile(r"\b(?:it|them|itu|nya)\b")
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,10 @@ class Assignment:
     owner: str  # the speaker's name as the transcript gives it
     task: frozenset[str]
     quote: str
+    # what "it" / "them" in the task stands for: the content words before it in the turn
+    # ("we don't need a police report; we file it ourselves"), matched as the task's
+    # object words, never as its verb
+    context: frozenset[str] = frozenset()
 
 
 def id_base(w: str) -> str:
@@ -158,7 +164,9 @@ def assignments(units: list[Unit]) -> list[Assignment]:
             continue
         reply = units[i + 1] if i + 1 < len(units) else None
         prev = units[i - 1] if i > 0 else None
+        said_before = ""
         for sent, _, _ in sentences(_body(u)):
+            before, said_before = said_before, sent
             low = sent.lower().replace("’", "'")  # (punctuation kept: it ends clauses)
             quote = f"{u.speaker}: {sent}"
             firsts = list(_FIRST.finditer(low))
@@ -171,8 +179,11 @@ def assignments(units: list[Unit]) -> list[Assignment]:
                 if low[m.end() :].split(" ", 1)[0].strip(",") in _NO_TASK:
                     continue
                 t = task(clause(low[m.end() :]))
+                ctx = _antecedent(clause(low[m.end() :]), low[: m.start()], before, task)
                 if len(t) >= MIN_TASK:
                     out.append(Assignment(u.speaker, t, quote))
+                elif t and ctx:
+                    out.append(Assignment(u.speaker, t, quote, ctx))
                 elif len(low.split()) <= SHORT_REPLY and prev and _REQUEST.search(_low(prev)):
                     # "Sure, I'll have them by Wednesday": the task asked for just before
                     asked = _asked_of(prev, u.speaker, names)
@@ -182,8 +193,9 @@ def assignments(units: list[Unit]) -> list[Assignment]:
             if r:
                 owner = _addressee(sent, u.speaker, names, reply, speakers)
                 t = task(clause(low[r.end() :]))
-                if owner and len(t) >= MIN_TASK:
-                    out.append(Assignment(owner, t, quote))
+                ctx = _antecedent(clause(low[r.end() :]), low[: r.start()], before, task)
+                if owner and (len(t) >= MIN_TASK or (t and ctx)):
+                    out.append(Assignment(owner, t, quote, ctx))
             for name, full in names:
                 if full == u.speaker or name not in sent:
                     continue
@@ -200,6 +212,21 @@ def assignments(units: list[Unit]) -> list[Assignment]:
                 if len(t) >= MIN_TASK:
                     out.append(Assignment(doers.names[b.group(2)], t, quote))
     return out + _merged(out)
+
+
+def _antecedent(
+    clause_text: str, earlier: str, before: str, task: Callable[[str], frozenset[str]]
+) -> frozenset[str]:
+    """The words "it" or "them" in a task's clause stands for, or none.
+
+    The content words said before it in the sentence ("we don't need a police report from
+    you; we report it ourselves"), else in the turn's sentence before ("We're bringing in
+    six agency pickers. Sally, can you brief them at one?").
+    """
+    if not _OBJECT_PRONOUN.search(" ".join(clause_text.split()[:4])):
+        return frozenset()
+    near = task(earlier)
+    return near if len(near) >= MIN_TASK else task(before.lower())
 
 
 def _merged(tasks: list[Assignment]) -> list[Assignment]:

@@ -14,7 +14,8 @@ check (`owners`) must know them all, or a task given to the wrong person goes un
   "petugas", "pelanggan". Role words of one kind name the same speaker
   (`words/role_kinds.txt`: a call's agent is its "rep" and its "petugas"). In a call of two
   labelled by name, the agent is the one who opens it as agents do ("Thanks for calling
-  ...", "How can I help?", `words/service_openers.txt`), the other is the customer.
+  ...", "How can I help?", "Alderbank fraud team, Oscar speaking",
+  `words/service_openers.txt`), the other is the customer.
 """
 
 from __future__ import annotations
@@ -48,6 +49,15 @@ _GREETED = re.compile(
 _OPENER = re.compile(
     "|".join(re.escape(p) for p in sorted(word_set("service_openers"), key=len, reverse=True))
 )
+
+
+# an agent answering the phone: "Alderbank fraud team, Oscar speaking"
+_SPEAKING = re.compile(r",\s+[A-Z][a-z]+\s+speaking\b")
+
+
+def _opens_as_agent(text: str) -> bool:
+    """Whether a turn opens a call as its agent does (`words/service_openers.txt`)."""
+    return bool(_OPENER.search(text.lower()) or _SPEAKING.search(text))
 
 
 def role_kind(word: str) -> str:
@@ -102,7 +112,7 @@ class Doers:
                         names.setdefault(m.group(1), set()).add(u.speaker)
         speakers = list(dict.fromkeys(u.speaker for u in units if u.speaker))
         if len(speakers) == 2 and not roles:
-            agent = next((u.speaker for u in units[:4] if _OPENER.search(u.text.lower())), "")
+            agent = next((u.speaker for u in units[:4] if _opens_as_agent(u.text)), "")
             if agent:
                 other = speakers[1] if agent == speakers[0] else speakers[0]
                 roles = {"staff": {agent}, "customer": {other}}

@@ -204,7 +204,7 @@ def owner_readings(
     resolved = pronoun_subjects(sents, named + [(p.name, p.pattern()) for p in persons])
     # Each task's word keys, once per summary: a long transcript has thousands of tasks,
     # and only those sharing a key with a claim can match it (`_candidates`).
-    keyed = [(a, frozenset(_key(w) for w in a.task)) for a in tasks]
+    keyed = [(a, frozenset(_key(w) for w in a.task | a.context)) for a in tasks]
     for k, sent in enumerate(sents):
         confirmed = False
         for claim in _claims(resolved[k] or sent, mentions, indonesian):
@@ -282,7 +282,8 @@ def _overlap(claim: _Claim, a: Assignment) -> tuple[float, float]:
     The shorter task: a summary adds details to a task ("cancels the bill and reissues it
     with his reading: roughly £268 ...") or restates a part of a long one.
     """
-    shared = sum(1 for w in claim.task if any(alike(w, x) for x in a.task))
+    words = a.task | a.context
+    shared = sum(1 for w in claim.task if any(alike(w, x) for x in words))
     if shared < MIN_TASK:
         return (0.0, 0.0)
-    return (shared / min(len(claim.task), len(a.task)), shared / len(claim.task))
+    return (shared / min(len(claim.task), len(words)), shared / len(claim.task))
