@@ -145,9 +145,9 @@ def test_calibration_on_ray_gives_the_local_run_s_verdicts(
     for _, row in ok.iterrows():
         record = json.loads(row["result_json"])
         assert record["meta"]["calibration"] == pid
-        assert record["summary"]["relevancy_rating"] == local[row["id"]]["summary"][
-            "relevancy_rating"
-        ]
+        assert (
+            record["summary"]["relevancy_rating"] == local[row["id"]]["summary"]["relevancy_rating"]
+        )
     # the stricter rule book decided some verdicts: coherence 2 is not good under it
     assert any(
         r["summary"]["coherence"]["score"] == 2 and r["summary"]["relevancy_rating"] != "good"
