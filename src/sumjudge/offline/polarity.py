@@ -46,6 +46,7 @@ from .decisions import (
     swapped,
 )
 from .lexicon import NEGATIONS, word_set
+from .motions import reversed_outcome
 from .records import SourceInfo, Unit
 from .replies import WRAPPERS, answered
 from .replies import body as _body
@@ -77,7 +78,6 @@ EXPLICIT = NEGATIONS - {"without", "refuse", "refused", "refuses"} | {
     "hasnt",
 }
 SENSE = word_set("negative_sense")
-_CONTRARY_WORDS = CONTRARY_WORDS
 # "doesn ’ t" (tokenised news text) is "doesn't"
 _SPACED_NT = re.compile(r"(\w)\s?n\s*['’]\s*t\b")
 # "No Eileen wanted me to": an interjection answering the previous turn, not a negation
@@ -311,8 +311,10 @@ def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
                 and not _restated_elsewhere(s, _key_words(s, t, names), info, names)
             ):
                 return quote
-    return _contrary_sentence(sentence, region, info, names) or swapped_choice(
-        sentence, region, info
+    return (
+        _contrary_sentence(sentence, region, info, names)
+        or swapped_choice(sentence, region, info)
+        or reversed_outcome(sentence, info)  # a vote's outcome, read by its noun
     )
 
 
@@ -331,7 +333,7 @@ def _contrary_sentence(
     # it decides ("the amendment to delay the scheme: carried, 6 to 3")
     for s in [*clauses(sentence), Clause.of(sentence)]:
         # (without its contrary words: the source sentence has the other side's)
-        own = s.content - names - {stem(w) for w in s.words & _CONTRARY_WORDS}
+        own = s.content - names - {stem(w) for w in s.words & CONTRARY_WORDS}
         if not s.sides or len(own) < MIN_SHARED:
             continue
         # the matched passages, and any unit about the same thing (a vote's result is often
