@@ -59,6 +59,22 @@ def contrary_sides(ws: list[str]) -> frozenset[tuple[int, int]]:
     return frozenset(out)
 
 
+def negation_scope(ws: list[str], negs: list[int]) -> set[str]:
+    """The content words the negations at `negs` bear on.
+
+    The first content word after each ("not offered", "won't be any charge", "agreed not to
+    move"), and the first after an "any" it governs: "any" marks the negated object ("not
+    asking for any increase" denies the increase, not only the asking).
+    """
+    out: set[str] = set()
+    for i in negs:
+        out |= set(content_of(ws[i + 1 : i + 5])[:1])
+        after = ws[i + 1 : i + 5]
+        if "any" in after:
+            out |= set(content_of(after[after.index("any") + 1 :] + ws[i + 5 : i + 7])[:1])
+    return out
+
+
 def base_forms(ws: list[str]) -> list[str]:
     """The words with irregular past forms as their base verb ("gave" -> "give")."""
     return [PAST.get(w, w) for w in ws]

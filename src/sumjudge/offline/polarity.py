@@ -39,6 +39,7 @@ from .decisions import (
     choice,
     chosen_and_turned_down,
     contrary_sides,
+    negation_scope,
     opposite_relation,
     relation_sides,
     same_word,
@@ -119,9 +120,7 @@ class Clause:
         """
         ws = base_forms(words(_SPACED_NT.sub(r"\1n't", _INTERJECTION.sub("", text))))
         negs = [i for i, w in enumerate(ws) if w in EXPLICIT]
-        # what the negation bears on: the first content word after it ("not offered",
-        # "won't be any charge", "agreed not to move")
-        scope = {c for i in negs for c in content_of(ws[i + 1 : i + 5])[:1]}
+        scope = negation_scope(ws, negs)  # what it bears on ("not offered", "any charge")
         # a negation word is not what the clause is about ("can't", "hasn't" are not stop
         # words, and would count as words two clauses share)
         plain = [w for w in ws if w not in EXPLICIT]
