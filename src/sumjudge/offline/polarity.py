@@ -48,9 +48,9 @@ from .decisions import (
 )
 from .lexicon import NEGATIONS, word_set
 from .motions import reversed_outcome
+from .qualified import qualified_both_ways
 from .records import SourceInfo, Unit
-from .replies import WRAPPERS, answered
-from .replies import body as _body
+from .replies import WRAPPERS, answered, body
 from .text import content_of, sentences, stem, words
 from .votes import reversed_vote as reversed_vote  # (its old home: `features` imports it)
 
@@ -263,11 +263,11 @@ def passage_clauses(u: Unit) -> list[tuple[Clause, str]]:
     The clauses are read in the resolved text ("I" as the speaker's name); the quote is
     the sentence as the source gives it.
     """
-    resolved = [s for s, _, _ in sentences(_body(u, u.resolved))]
-    written = [s for s, _, _ in sentences(_body(u, u.text))]
+    resolved = [s for s, _, _ in sentences(body(u, u.resolved))]
+    written = [s for s, _, _ in sentences(body(u, u.text))]
     out: list[tuple[Clause, str]] = []
     for k, sent in enumerate(resolved):
-        quote = written[k] if len(written) == len(resolved) else _body(u, u.text)
+        quote = written[k] if len(written) == len(resolved) else body(u, u.text)
         if sent.rstrip().endswith("?") or _AUX_QUESTION.match(quote):
             continue  # a question asserts nothing to contradict
         quote = f"{u.speaker}: {quote.strip()}" if u.speaker else quote.strip()
@@ -314,6 +314,7 @@ def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
         _contrary_sentence(sentence, region, info, names)
         or swapped_choice(sentence, region, info)
         or reversed_outcome(sentence, info)  # a vote's outcome, read by its noun
+        or qualified_both_ways(sentence, list(dict.fromkeys(q for _, q in near)), names)
     )
 
 
@@ -385,7 +386,7 @@ def swapped_choice(sentence: str, region: range, info: SourceInfo) -> str:
         return ""
     for i in region:
         u = info.units[i]
-        for sent, _, _ in sentences(_body(u, u.text)):
+        for sent, _, _ in sentences(body(u, u.text)):
             for piece in _CLAUSE.split(sent):
                 made = chosen_and_turned_down(piece)
                 if made and any(swapped(c, made) for c in said):
