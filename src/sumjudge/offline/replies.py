@@ -4,19 +4,23 @@ In a call or meeting a decision is often spread over two turns: "Would you like 
 the mesh booster?" / "No, thanks." Neither turn states it (a question asserts nothing, a
 bare "no" names nothing); together they say "the customer does not add the mesh booster".
 `polarity` reads such a pair as one source clause, negated when the answer declines
-(`words/refusals.txt`) and plain when it agrees (`words/affirmations.txt`).
+(`words/refusals.txt`) and plain when it agrees (`words/affirmations.txt`). A question
+that names its proposal only by a pronoun ("The dark mode request keeps coming up. Are we
+taking it?") is read with the sentence before it in the same turn, which names it.
 """
 
 from __future__ import annotations
 
 from .lexicon import word_set
 from .records import Unit
-from .text import sentences, words
+from .text import content_of, sentences, words
 
 AGREE = word_set("affirmations")
 DECLINE = word_set("refusals")
 NEITHER = word_set("non_answers")
 WRAPPERS = word_set("question_wrappers")
+# a pronoun standing for the thing proposed ("are we taking it?", "mau diambil itu?")
+_REFERRING = frozenset({"it", "them", "that", "this", "itu", "ini"})
 
 
 def body(u: Unit, text: str) -> str:
@@ -61,4 +65,21 @@ def answered(question: Unit, reply: Unit) -> tuple[str, bool, str] | None:
     k = last[-1]
     shown = written[k] if len(written) == len(asked) else asked[k]
     quote = f"{question.speaker}: {shown.strip()} / {reply.speaker}: {said[0].strip()}"
-    return asked[k], yes, quote
+    return _with_referent(asked, k), yes, quote
+
+
+def _with_referent(asked: list[str], k: int) -> str:
+    """Question `k` of a turn, with the words of the sentence before when it refers back.
+
+    "Are we taking it?" after "The dark mode request keeps coming up." is read as "Are we
+    taking it? dark mode request ...": the proposal's words are the earlier sentence's.
+    A question with three content words of its own names what it means: read as it is.
+    """
+    ws = words(asked[k])
+    # (a person, a capitalised name, is not what is proposed)
+    lower = words(" ".join(w for w in asked[k].split() if w[:1].islower()))
+    own = [w for w in content_of(lower) if w not in WRAPPERS]
+    if k == 0 or _REFERRING.isdisjoint(ws) or len(own) >= 3:
+        return asked[k]
+    before = " ".join(w for w in words(asked[k - 1]) if content_of([w]))
+    return f"{asked[k]} {before}"
