@@ -46,6 +46,7 @@ from .decisions import (
     shared_words,
     swapped,
 )
+from .denials import denied_outright
 from .lexicon import NEGATIONS, word_set
 from .motions import reversed_outcome
 from .qualified import qualified_both_ways
@@ -121,8 +122,7 @@ class Clause:
         ws = base_forms(words(_SPACED_NT.sub(r"\1n't", _INTERJECTION.sub("", text))))
         negs = [i for i, w in enumerate(ws) if w in EXPLICIT]
         scope = negation_scope(ws, negs)  # what it bears on ("not offered", "any charge")
-        # a negation word is not what the clause is about ("can't", "hasn't" are not stop
-        # words, and would count as words two clauses share)
+        # a negation word is not what the clause is about (nor a word two clauses share)
         plain = [w for w in ws if w not in EXPLICIT]
         content = content_of(plain)
         if turned_down:
@@ -243,8 +243,7 @@ def _contrast_in(quote: str, s: Clause, t: Clause) -> bool:
     whole = contrary_sides(ws)
     sides = [(k, side) for k, side in s.sides if (k, 1 - side) in t.sides]
     by_relation = opposite_relation(s.relations, t.relations)
-    # (a relation's other side may bear on a pronoun: "above the fold on desktop but
-    # below it on phones")
+    # (a relation's other side may bear on a pronoun: "below it on phones")
     both = {k for k, _, _ in relation_sides(ws)} & {k for k, _, _ in s.relations}
     return all(x in whole for x in sides) and (
         not by_relation
@@ -315,6 +314,7 @@ def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
         or swapped_choice(sentence, region, info)
         or reversed_outcome(sentence, info)  # a vote's outcome, read by its noun
         or qualified_both_ways(sentence, list(dict.fromkeys(q for _, q in near)), names)
+        or denied_outright(clauses(sentence), near, names)
     )
 
 
