@@ -87,6 +87,7 @@ def root(w: str) -> str:
     return r if len(r) >= 4 else w
 
 
+@lru_cache(maxsize=65536)  # pure, and asked for the same pairs of words again and again
 def same_word(a: str, b: str) -> bool:
     """Whether two content stems are forms of one word (`text.alike`, or one root)."""
     return alike(a, b) or root(a) == root(b)

@@ -65,40 +65,7 @@ _QUANTIFIERS = frozenset(
     ]
 )
 # a word after the head noun of a phrase: a verb, a relative pronoun, a preposition
-_AFTER_HEAD = frozenset(
-    [
-        "which",
-        "that",
-        "who",
-        "is",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "will",
-        "would",
-        "can",
-        "could",
-        "should",
-        "still",
-        "also",
-        "in",
-        "on",
-        "at",
-        "of",
-        "for",
-        "with",
-        "from",
-        "by",
-        "and",
-        "or",
-        "but",
-    ]
-)
+_AFTER_HEAD = word_set("after_head")
 _ADVERBS = frozenset(["still", "also", "now", "already", "currently", "not", "always", "often"])
 _SUBJECT_VERB = {
     "they": frozenset(["is", "was", "has", "does", "doesn't", "isn't", "wasn't", "hasn't"]),

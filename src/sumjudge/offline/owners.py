@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from .assignments import AUX, MIN_TASK, PAST, Assignment, clause, is_indonesian, task_words
 from .doers import Doers
+from .lexicon import word_set
 from .mentions import pronoun_subjects
 from .text import alike, words
 
@@ -31,33 +32,7 @@ if TYPE_CHECKING:
 
 
 # words after a name that make it no doer ("Tom and Ana", "Tom's", "Tom in ...")
-_NOT_VERB = frozenset(
-    [
-        "and",
-        "or",
-        "but",
-        "in",
-        "on",
-        "at",
-        "of",
-        "for",
-        "with",
-        "from",
-        "by",
-        "as",
-        "than",
-        "who",
-        "which",
-        "that",
-        "'s",
-        "dan",
-        "atau",
-        "di",
-        "ke",
-        "dari",
-        "yang",
-    ]
-)
+_NOT_VERB = word_set("not_after_doer")
 MIN_MATCH = 0.6
 
 

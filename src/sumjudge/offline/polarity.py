@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from .decisions import (
     CONTRARY_WORDS,
@@ -243,8 +244,7 @@ def _contrast_in(quote: str, s: Clause, t: Clause) -> bool:
     whole = contrary_sides(ws)
     sides = [(k, side) for k, side in s.sides if (k, 1 - side) in t.sides]
     by_relation = opposite_relation(s.relations, t.relations)
-    # (a relation's other side may bear on a pronoun: "below it on phones")
-    both = {k for k, _, _ in relation_sides(ws)} & {k for k, _, _ in s.relations}
+    both = {k for k, _, _ in relation_sides(ws)} & {k for k, _, _ in s.relations}  # "below it"
     return all(x in whole for x in sides) and (
         not by_relation
         or any({(k, 0), (k, 1)} <= {(k2, x) for k2, x, _ in relation_sides(ws)} for k in both)
@@ -256,11 +256,12 @@ def _own_sense(a: Clause, b: Clause) -> bool:
     return any(not any(same_word(stem(x), stem(y)) for y in b.words) for x in a.sense - b.words)
 
 
-def passage_clauses(u: Unit) -> list[tuple[Clause, str]]:
+@lru_cache(maxsize=4096)
+def passage_clauses(u: Unit) -> tuple[tuple[Clause, str], ...]:
     """The clauses of a source unit, each with the sentence as written that holds it.
 
-    The clauses are read in the resolved text ("I" as the speaker's name); the quote is
-    the sentence as the source gives it.
+    Read in the resolved text ("I" as the speaker's name); the quote is the sentence as
+    written. Cached: every summary sentence reads its region's units again.
     """
     resolved = [s for s, _, _ in sentences(body(u, u.resolved))]
     written = [s for s, _, _ in sentences(body(u, u.text))]
@@ -271,7 +272,7 @@ def passage_clauses(u: Unit) -> list[tuple[Clause, str]]:
             continue  # a question asserts nothing to contradict
         quote = f"{u.speaker}: {quote.strip()}" if u.speaker else quote.strip()
         out += [(c, quote) for c in clauses(sent)]
-    return out
+    return tuple(out)
 
 
 def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
@@ -329,8 +330,7 @@ def _contrary_sentence(
     and of any unit sharing two content words with the clause; the sentence must share two
     content words (half of the summary clause's) and have no word of the summary's side.
     """
-    # its clauses, and the sentence whole: a decision's word often stands apart from what
-    # it decides ("the amendment to delay the scheme: carried, 6 to 3")
+    # its clauses, and the sentence whole: a decision's word stands apart ("... : carried")
     for s in [*clauses(sentence), Clause.of(sentence)]:
         # (without its contrary words: the source sentence has the other side's)
         own = s.content - names - {stem(w) for w in s.words & CONTRARY_WORDS}
