@@ -38,12 +38,6 @@ CALL_FAITHFUL = (
 )
 
 
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
 def _evidence(scorer: OfflineScorer, source: str, summary: str, metric: str) -> list[str]:
     return list(scorer.score(source, summary, [metric])[metric].evidence)
 

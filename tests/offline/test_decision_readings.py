@@ -13,12 +13,6 @@ from sumjudge.offline.decisions import chosen_and_turned_down, contrary_sides, r
 from sumjudge.offline.polarity import Clause, clauses, opposed
 
 
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
 def _cited(scorer: OfflineScorer, source: str, summary: str) -> list[str]:
     """The source sentences the summary's sentences are said to contradict."""
     a = scorer.analyse(source, summary)

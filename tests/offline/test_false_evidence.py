@@ -21,12 +21,6 @@ from .faithful_corpus import CORPUS, MEETING_VTT_EN, Faithful
 METRICS = ("coherence", "consistency", "relevance", "fluency")
 
 
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
 def _new_numbers(source: str, sentence: str) -> list[str]:
     return new_numbers(sentence, analyse_source(source, None))
 

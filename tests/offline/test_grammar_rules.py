@@ -165,11 +165,6 @@ def test_garbled_is_a_rate() -> None:
     assert all(garbled(n + 1, s) >= garbled(n, s) for n in range(6) for s in range(1, 40))
 
 
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    return OfflineScorer(use_embeddings=False)
-
-
 SOURCE = (
     "Maria: The new printer is broken again, so I ordered a replacement on Monday.\n"
     "Omar: The budget includes the replacement. I will send the invoice to finance.\n"

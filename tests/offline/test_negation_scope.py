@@ -23,12 +23,6 @@ def test_any_carries_the_negation_to_its_object() -> None:
     assert _scope("we are not asking for an extension") == {"ask"}
 
 
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
 _SOURCE = (
     "Elif: The deadline for the grant report is Friday.\n"
     "Jonas: We are not asking for any extension to the grant report deadline.\n"

@@ -47,12 +47,6 @@ NEWS_GOOD = (
 NEWS_BAD = "the the council council . budget 55 million , Governor Smith resigned in"
 
 
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
 def test_shapes_and_types(lex: OfflineScorer) -> None:
     """Verdicts have the documented fields and types; unknown metrics are refused."""
     out = lex.score(NEWS, NEWS_GOOD)

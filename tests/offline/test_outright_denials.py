@@ -19,12 +19,6 @@ _SOURCE = (
 )
 
 
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
 def _cited(scorer: OfflineScorer, summary: str) -> list[str]:
     return [si.contradicts for si in scorer.analyse(_SOURCE, summary).sentences if si.contradicts]
 

@@ -14,6 +14,8 @@ from sumjudge.offline.assignments import assignments
 from sumjudge.offline.dialogue import people, source_units
 from sumjudge.offline.owners import owner_readings
 
+from .conftest import owner_evidence
+
 HANDOUT = (
     "Lucia: Two things before we close. Marek, please book the venue for the autumn "
     "offsite. Priya, order the visitor badges for reception.\n"
@@ -36,17 +38,6 @@ SEATS = (
     "Agent (Luis): Let me look. I've put you both in row 12 by the window.\n"
     "Customer: Great, thank you.\n"
 )
-
-
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
-def _owner_evidence(scorer: OfflineScorer, source: str, summary: str) -> list[str]:
-    ev = scorer.score(source, summary, ["consistency"])["consistency"].evidence
-    return [e for e in ev if "gives the task to" in e]
 
 
 def test_a_short_reply_takes_only_the_task_said_to_its_speaker() -> None:
@@ -79,7 +70,7 @@ def test_handed_out_tasks_given_to_others_are_cited(
     lex: OfflineScorer, source: str, summary: str, said: str, owner: str
 ) -> None:
     """Each task of a chair's turn given to someone it was not said to."""
-    ev = _owner_evidence(lex, source, summary)
+    ev = owner_evidence(lex, source, summary)
     assert ev and f"to {said}, but in the source {owner} takes it" in ev[0], ev
     assert lex.score(source, summary, ["consistency"])["consistency"].score < 3
 
@@ -99,7 +90,7 @@ def test_handed_out_tasks_with_their_doers_are_not_flagged(
     lex: OfflineScorer, source: str, summary: str
 ) -> None:
     """The same tasks with the people the source gives them to."""
-    assert _owner_evidence(lex, source, summary) == []
+    assert owner_evidence(lex, source, summary) == []
 
 
 def test_a_doer_the_source_confirms_is_read_as_confirmed() -> None:

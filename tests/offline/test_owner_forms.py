@@ -15,6 +15,8 @@ from sumjudge.offline.assignments import assignments, id_base
 from sumjudge.offline.dialogue import source_units
 from sumjudge.offline.doers import Doers
 
+from .conftest import owner_evidence
+
 COMMITTEE = (
     "Cllr Hughes (chair): Item two is the library opening hours.\n"
     "Mrs Okafor: Footfall on Sundays has doubled since March.\n"
@@ -46,17 +48,6 @@ PANGGILAN = (
     "Rudi (Petugas): Saya kirimkan tagihan koreksi lewat email hari ini.\n"
     "Ibu Sari (Pelanggan): Baik, saya tunggu.\n"
 )
-
-
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
-def _owner_evidence(scorer: OfflineScorer, source: str, summary: str) -> list[str]:
-    ev = scorer.score(source, summary, ["consistency"])["consistency"].evidence
-    return [e for e in ev if "gives the task to" in e or "memberikan tugas" in e]
 
 
 def test_who_is_who() -> None:
@@ -100,7 +91,7 @@ def test_tasks_read_from_requests_passives_and_the_agents_we() -> None:
 )
 def test_meeting_swaps_are_cited(lex: OfflineScorer, summary: str, said: str, owner: str) -> None:
     """Another person's task, in a sentence, a list item, a passive."""
-    ev = _owner_evidence(lex, COMMITTEE, summary)
+    ev = owner_evidence(lex, COMMITTEE, summary)
     assert ev and f"to {said}, but in the source {owner} takes it" in ev[0], ev
     assert lex.score(COMMITTEE, summary, ["consistency"])["consistency"].score < 3
 
@@ -118,7 +109,7 @@ def test_meeting_swaps_are_cited(lex: OfflineScorer, summary: str, said: str, ow
 )
 def test_meeting_faithful_owners_are_not_flagged(lex: OfflineScorer, summary: str) -> None:
     """The same tasks with their doers as the source gives them."""
-    assert _owner_evidence(lex, COMMITTEE, summary) == []
+    assert owner_evidence(lex, COMMITTEE, summary) == []
 
 
 @pytest.mark.parametrize(
@@ -131,7 +122,7 @@ def test_meeting_faithful_owners_are_not_flagged(lex: OfflineScorer, summary: st
 )
 def test_call_swaps_are_cited(lex: OfflineScorer, summary: str, said: str) -> None:
     """The agent's acts ("I've cancelled", "we'll refund") given to the customer."""
-    ev = _owner_evidence(lex, CALL, summary)
+    ev = owner_evidence(lex, CALL, summary)
     assert ev and f"to {said}, but in the source Agent takes it" in ev[0], ev
 
 
@@ -145,18 +136,18 @@ def test_call_swaps_are_cited(lex: OfflineScorer, summary: str, said: str) -> No
 )
 def test_call_faithful_owners_are_not_flagged(lex: OfflineScorer, summary: str) -> None:
     """The agent named by name, by "the rep", by "the agent"."""
-    assert _owner_evidence(lex, CALL, summary) == []
+    assert owner_evidence(lex, CALL, summary) == []
 
 
 def test_indonesian_call(lex: OfflineScorer) -> None:
     """ "Ibu Sari mengirimkan tagihan koreksi" where the agent sends it; "petugas" is Rudi."""
-    ev = _owner_evidence(lex, PANGGILAN, "Ibu Sari mengirim tagihan koreksi lewat email.")
+    ev = owner_evidence(lex, PANGGILAN, "Ibu Sari mengirim tagihan koreksi lewat email.")
     assert ev and "memberikan tugas kepada Ibu Sari" in ev[0], ev
     for faithful in (
         "Rudi mengirimkan tagihan koreksi lewat email hari ini.",
         "Petugas mengirim tagihan koreksi lewat email.",
     ):
-        assert _owner_evidence(lex, PANGGILAN, faithful) == [], faithful
+        assert owner_evidence(lex, PANGGILAN, faithful) == [], faithful
 
 
 BANK_CALL = (
@@ -184,7 +175,7 @@ def test_a_call_labelled_by_name_has_an_agent() -> None:
 )
 def test_name_labelled_call_swaps_are_cited(lex: OfflineScorer, summary: str, said: str) -> None:
     """The agent's "we'll report" and "I've frozen" given to the customer."""
-    ev = _owner_evidence(lex, BANK_CALL, summary)
+    ev = owner_evidence(lex, BANK_CALL, summary)
     assert ev and f"to {said}, but in the source Josh takes it" in ev[0], ev
 
 
@@ -198,7 +189,7 @@ def test_name_labelled_call_swaps_are_cited(lex: OfflineScorer, summary: str, sa
 )
 def test_name_labelled_call_faithful_owners(lex: OfflineScorer, summary: str) -> None:
     """The agent named by name with an apposition, by role, or as the bank."""
-    assert _owner_evidence(lex, BANK_CALL, summary) == []
+    assert owner_evidence(lex, BANK_CALL, summary) == []
 
 
 ROUTER_CALL = (
@@ -213,14 +204,14 @@ ROUTER_CALL = (
 def test_a_second_verb_of_the_doer_is_checked(lex: OfflineScorer) -> None:
     """ "X did A, and moved B": the second act is X's too, and checked as such."""
     swap = "The customer restarted the hub, and moved it to channel 11."
-    ev = _owner_evidence(lex, ROUTER_CALL, swap)
+    ev = owner_evidence(lex, ROUTER_CALL, swap)
     assert ev and "to The customer, but in the source Agent takes it" in ev[0], ev
     faithful = "The agent moved the hub to channel 11, and turned on band steering."
-    assert _owner_evidence(lex, ROUTER_CALL, faithful) == []
+    assert owner_evidence(lex, ROUTER_CALL, faithful) == []
     both = "The customer will restart the laptop and tests the connection tonight."
-    assert _owner_evidence(lex, ROUTER_CALL, both) == []
+    assert owner_evidence(lex, ROUTER_CALL, both) == []
     other = "The agent moved the hub to channel 11, and Customer restarts the laptop."
-    assert _owner_evidence(lex, ROUTER_CALL, other) == []
+    assert owner_evidence(lex, ROUTER_CALL, other) == []
 
 
 STANDUP = (
@@ -253,7 +244,7 @@ def test_requests_to_the_room_and_acts_in_other_words(
 ) -> None:
     """ "Who can take ...?" taken by the next speaker; "you're on ..."; "turned on" as
     "switched on"; the request ending a call of two is the other speaker's."""
-    ev = _owner_evidence(lex, source, summary)
+    ev = owner_evidence(lex, source, summary)
     assert ev and f"to {said}, but in the source {owner} takes it" in ev[0], ev
 
 
@@ -268,7 +259,7 @@ def test_requests_to_the_room_and_acts_in_other_words(
 )
 def test_requests_to_the_room_faithful(lex: OfflineScorer, source: str, summary: str) -> None:
     """The same tasks with their doers."""
-    assert _owner_evidence(lex, source, summary) == []
+    assert owner_evidence(lex, source, summary) == []
 
 
 PARTY = (
@@ -289,7 +280,7 @@ PARTY = (
 def test_joint_doers_and_another_subject_are_no_swap(lex: OfflineScorer, summary: str) -> None:
     """Two people asked together share the task; "I'm at the dentist, you collect ..." gives
     the collection to the one addressed, not to the speaker."""
-    assert _owner_evidence(lex, PARTY, summary) == []
+    assert owner_evidence(lex, PARTY, summary) == []
 
 
 def test_a_decimal_point_ends_no_clause(lex: OfflineScorer) -> None:
@@ -301,7 +292,7 @@ def test_a_decimal_point_ends_no_clause(lex: OfflineScorer) -> None:
         "steering on.\n"
     )
     swap = "The customer checked the 2.4 GHz band and moved the hub to channel 11."
-    ev = _owner_evidence(lex, source, swap)
+    ev = owner_evidence(lex, source, swap)
     assert ev and "but in the source Agent takes it" in ev[0], ev
 
 
@@ -313,9 +304,9 @@ def test_a_customers_question_and_a_negation_take_no_task(lex: OfflineScorer) ->
         "Leah: There are two payments I didn't make. Do I need to report them to the police?\n"
         "Ravi: No. We report the fraud to the card scheme ourselves.\n"
     )
-    ev = _owner_evidence(lex, source, "Leah reports the fraud to the card scheme herself.")
+    ev = owner_evidence(lex, source, "Leah reports the fraud to the card scheme herself.")
     assert ev and "to Leah, but in the source Ravi takes it" in ev[0], ev
-    assert _owner_evidence(lex, source, "Ravi reports the fraud to the card scheme.") == []
+    assert owner_evidence(lex, source, "Ravi reports the fraud to the card scheme.") == []
 
 
 def test_a_view_takes_no_task(lex: OfflineScorer) -> None:
@@ -325,23 +316,23 @@ def test_a_view_takes_no_task(lex: OfflineScorer) -> None:
         "Chair: Agreed. Bo, can you write the supplier audit plan by Friday?\n"
         "Bo: Yes.\n"
     )
-    ev = _owner_evidence(lex, source, "- Amelia: supplier audit plan, by Friday.")
+    ev = owner_evidence(lex, source, "- Amelia: supplier audit plan, by Friday.")
     assert ev and "to Amelia, but in the source Bo takes it" in ev[0], ev
-    assert _owner_evidence(lex, source, "- Bo: supplier audit plan, by Friday.") == []
+    assert owner_evidence(lex, source, "- Bo: supplier audit plan, by Friday.") == []
 
 
 def test_a_pronoun_subject_is_the_person_named_before(lex: OfflineScorer) -> None:
     """ "He will ..." after a sentence opening on "Cllr Hughes" is about Cllr Hughes."""
     swap = "Cllr Hughes opened item two. He will draft the consultation survey by 3 May."
-    ev = _owner_evidence(lex, COMMITTEE, swap)
+    ev = owner_evidence(lex, COMMITTEE, swap)
     assert ev and "but in the source Dr Rahman takes it" in ev[0], ev
     faithful = "Dr Rahman was asked about the survey. He will draft it for the residents by 3 May."
-    assert _owner_evidence(lex, COMMITTEE, faithful) == []
+    assert owner_evidence(lex, COMMITTEE, faithful) == []
 
 
 def test_a_meeting_role_with_a_name_in_apposition(lex: OfflineScorer) -> None:
     """ "The chair, Cllr Hughes, drafts ..." is the chair's claim, cited against Dr Rahman."""
-    ev = _owner_evidence(lex, COMMITTEE, "The chair, Cllr Hughes, drafts the consultation survey.")
+    ev = owner_evidence(lex, COMMITTEE, "The chair, Cllr Hughes, drafts the consultation survey.")
     assert ev and "but in the source Dr Rahman takes it" in ev[0], ev
     faithful = "Dr Rahman, the expert, drafts the consultation survey for the residents."
-    assert _owner_evidence(lex, COMMITTEE, faithful) == []
+    assert owner_evidence(lex, COMMITTEE, faithful) == []

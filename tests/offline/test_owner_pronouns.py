@@ -13,6 +13,8 @@ from sumjudge.offline.assignments import assignments
 from sumjudge.offline.dialogue import source_units
 from sumjudge.offline.doers import Doers
 
+from .conftest import owner_evidence
+
 STANDUP = (
     "Irene: Two new forklift drivers start on Monday. Paolo, can you train them before the "
     "first shift?\n"
@@ -26,17 +28,6 @@ CALL = (
     "Hendrik: Thanks. You don't need to send us a change form; we update it ourselves.\n"
     "Ayla: Great, thank you.\n"
 )
-
-
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
-def _owner_evidence(scorer: OfflineScorer, source: str, summary: str) -> list[str]:
-    ev = scorer.score(source, summary, ["consistency"])["consistency"].evidence
-    return [e for e in ev if "gives the task to" in e]
 
 
 def test_a_phone_greeting_names_the_agent() -> None:
@@ -70,7 +61,7 @@ def test_a_pronoun_task_given_to_another_is_cited(
     lex: OfflineScorer, source: str, summary: str, said: str, owner: str
 ) -> None:
     """The task said with "them" / "it", given to someone else."""
-    ev = _owner_evidence(lex, source, summary)
+    ev = owner_evidence(lex, source, summary)
     assert ev and f"to {said}, but in the source {owner} takes it" in ev[0], ev
 
 
@@ -87,4 +78,4 @@ def test_a_pronoun_task_with_its_doer_is_not_flagged(
     lex: OfflineScorer, source: str, summary: str
 ) -> None:
     """The same tasks with their doers, and facts that are no task."""
-    assert _owner_evidence(lex, source, summary) == []
+    assert owner_evidence(lex, source, summary) == []

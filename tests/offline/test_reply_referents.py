@@ -19,12 +19,6 @@ _SOURCE = (
 )
 
 
-@pytest.fixture(scope="module")
-def lex() -> OfflineScorer:
-    """A lexical-only scorer shared by the module's tests."""
-    return OfflineScorer(use_embeddings=False)
-
-
 def test_the_question_is_read_with_the_sentence_naming_it() -> None:
     info = analyse_source(_SOURCE, None)
     got = answered(info.units[0], info.units[1])
