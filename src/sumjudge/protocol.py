@@ -1,7 +1,8 @@
 """Wire types and the judge protocol: what crosses between sumjudge and a judge.
 
-This module imports nothing of ours, so every layer (metrics, types, runner, judges) can
-depend on it without depending on each other. Backends (OpenAI, Google, Anthropic, the
+This module imports nothing of ours but `subjects` (a request's typed material, re-exported
+here), so every layer (metrics, types, runner, judges) can depend on it without depending
+on each other. Backends (OpenAI, Google, Anthropic, the
 offline judge, scripted) implement `Judge`. Retries, caching and
 concurrency are the runner's business, never an adapter's: an adapter makes exactly one
 provider call per `complete` and maps every failure onto `sumjudge.errors`.
@@ -15,6 +16,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+
+from .subjects import PairSubject, ScoreSubject, Subject, TurnsSubject
 
 __all__ = [
     "LLM_CAPABILITIES",
@@ -47,52 +50,6 @@ RequestKind: TypeAlias = Literal[
 - "pairwise": which of two summaries is better (`PairSubject`);
 - "other": anything else (a plugin's request, a test's).
 """
-
-
-@dataclass(frozen=True)
-class ScoreSubject:
-    """The material of a 1-3 verdict: a summary and its source.
-
-    Attributes:
-        source: the source text (for a conversation, its turns' text, one per line).
-        summary: the summary text.
-        language: the explanation language asked for (None: the source's).
-        metrics: the metrics whose verdicts the request asks for (one for "score").
-    """
-
-    source: str
-    summary: str
-    language: str | None = None
-    metrics: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class TurnsSubject:
-    """The material of a conversation summary's check: the turns and the sections.
-
-    Attributes:
-        turns: each turn's text, in order (turn n is `turns[n - 1]`).
-        sections: the sections to check, name -> text, in the summary's order.
-        language: the explanation language asked for (None: the transcript's).
-    """
-
-    turns: tuple[str, ...]
-    sections: Mapping[str, str]
-    language: str | None = None
-
-
-@dataclass(frozen=True)
-class PairSubject:
-    """The material of a pairwise comparison: a source and the two summaries shown."""
-
-    source: str
-    first: str
-    second: str
-    metric: str
-
-
-Subject: TypeAlias = ScoreSubject | TurnsSubject | PairSubject
-"""The material of a request in structured form (see `JudgeRequest.subject`)."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ ENGINE = {"judges", "runner", "cache", "evaluators", "cli"}
 PURE = (
     "metrics",
     "protocol",
+    "subjects",
     "types",
     "errors",
     "rules",
