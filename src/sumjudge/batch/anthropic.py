@@ -27,13 +27,13 @@ killed process did create is then paid for and never read.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Collection, Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from ..judges.anthropic import AnthropicJudge
 from ..protocol import JudgeRequest
 from .backend_steps import SDKBackend, read_reply, rejected
-from .provider import BatchStatus, Outcome
+from .provider import BatchStatus, LostBatch, Outcome
 
 __all__ = ["AnthropicBatches"]
 
@@ -78,29 +78,22 @@ class AnthropicBatches(SDKBackend[AnthropicJudge]):
             )
         return str(batch.id)
 
-    async def find(
-        self,
-        tag: Mapping[str, str],
-        *,
-        since: float = 0.0,
-        count: int = 0,
-        taken: Collection[str] = (),
-    ) -> str | None:
+    async def find(self, lost: LostBatch) -> str | None:
         """The oldest batch created since the intent with `count` requests, not `taken`.
 
         No tag to match (a message batch has no metadata): see the module's docstring.
         The list is newest first, so it is read until a batch older than the intent.
         """
-        if count <= 0:
+        if lost.count <= 0:
             return None
         found: str | None = None
         with self._sdk_errors():
             async for batch in self._client.messages.batches.list(limit=100):
-                if batch.created_at.timestamp() < since - CLOCK_SKEW:
+                if batch.created_at.timestamp() < lost.since - CLOCK_SKEW:
                     break
                 c = batch.request_counts
                 total = c.processing + c.succeeded + c.errored + c.canceled + c.expired
-                if total == count and batch.id not in taken:
+                if total == lost.count and batch.id not in lost.taken:
                     found = str(batch.id)  # keep going: the oldest match is ours
         return found
 

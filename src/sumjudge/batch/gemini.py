@@ -29,7 +29,7 @@ from ..judges.google import GoogleJudge
 from ..protocol import JudgeRequest
 from .backend_steps import SDKBackend, read_reply, rejected, unreadable
 from .gemini_files import input_line, read_lines, response_of, upload_jsonl
-from .provider import BatchStatus, Outcome
+from .provider import BatchStatus, LostBatch, Outcome
 
 __all__ = ["GeminiBatches"]
 
@@ -83,9 +83,9 @@ class GeminiBatches(SDKBackend[GoogleJudge]):
             )
         return str(job.name)
 
-    async def find(self, tag: Mapping[str, str], **_intent: Any) -> str | None:
+    async def find(self, lost: LostBatch) -> str | None:
         """The newest job whose display name is our batch label."""
-        wanted = tag.get("sumjudge_batch")
+        wanted = lost.tag.get("sumjudge_batch")
         with self._sdk_errors():
             pager = await self._client.aio.batches.list(config={"page_size": 100})
             async for job in pager:

@@ -22,7 +22,7 @@ from typing import Any
 from ..judges.openai import OpenAIJudge, _error_detail
 from ..protocol import JudgeRequest
 from .backend_steps import SDKBackend, read_reply, rejected
-from .provider import BatchStatus, Outcome
+from .provider import BatchStatus, LostBatch, Outcome
 
 __all__ = ["OpenAIBatches"]
 
@@ -68,12 +68,12 @@ class OpenAIBatches(SDKBackend[OpenAIJudge]):
             )
         return str(batch.id)
 
-    async def find(self, tag: Mapping[str, str], **_intent: Any) -> str | None:
-        """The newest batch whose metadata holds `tag` (the provider lists newest first)."""
+    async def find(self, lost: LostBatch) -> str | None:
+        """The newest batch whose metadata holds `lost.tag` (the provider lists newest first)."""
         with self._sdk_errors():
             async for batch in self._client.batches.list(limit=100):
                 meta = batch.metadata or {}
-                if all(meta.get(k) == v for k, v in tag.items()):
+                if all(meta.get(k) == v for k, v in lost.tag.items()):
                     return str(batch.id)
         return None
 

@@ -15,7 +15,7 @@ from typing import Protocol
 from ..errors import ProviderError
 from ..protocol import JudgeRequest, JudgeResponse
 
-__all__ = ["BatchBackend", "BatchStatus", "Outcome"]
+__all__ = ["BatchBackend", "BatchStatus", "LostBatch", "Outcome"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,23 @@ class Outcome:
     free: bool = False
 
 
+@dataclass(frozen=True)
+class LostBatch:
+    """A batch a killed process may have created: what the manifest says to find it by.
+
+    Attributes:
+        tag: what the batch was to be created with.
+        since: when the intent was written (before the create call).
+        count: the requests the batch was to hold.
+        taken: the job's batch ids already known, which are not this one.
+    """
+
+    tag: Mapping[str, str]
+    since: float = 0.0
+    count: int = 0
+    taken: Collection[str] = ()
+
+
 class BatchBackend(Protocol):
     """One provider's batch endpoint, through its official SDK.
 
@@ -75,19 +92,12 @@ class BatchBackend(Protocol):
         """Create one batch of `entries`, labelled with `tag`; its id."""
         ...
 
-    async def find(
-        self,
-        tag: Mapping[str, str],
-        *,
-        since: float = 0.0,
-        count: int = 0,
-        taken: Collection[str] = (),
-    ) -> str | None:
+    async def find(self, lost: LostBatch) -> str | None:
         """The id of the batch a killed process created for an intent (kill recovery).
 
-        `tag` is what the batch was created with; a provider whose batches carry no tag
-        (Anthropic) matches the intent's time `since`, its request `count` and skips the
-        job's batch ids already `taken`.
+        A provider whose batches carry a tag finds it by `lost.tag`; one whose batches
+        carry none (Anthropic) matches the intent's time `since`, its request `count` and
+        skips the job's batch ids already `taken`.
         """
         ...
 

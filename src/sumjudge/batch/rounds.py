@@ -36,7 +36,7 @@ from .backends import backend_for
 from .collected import CollectedOutcomes
 from .manifest import DEAD, BatchEntry, Job, JobStore, job_id_for
 from .options import BatchOptions, BatchReport
-from .provider import BatchBackend, Outcome
+from .provider import BatchBackend, LostBatch, Outcome
 
 __all__ = ["BatchRounds", "BatchTarget", "materialise"]
 
@@ -264,12 +264,8 @@ class BatchRounds:
         for entry in job.batches:
             if entry.state == "submitting":
                 taken = {b.batch_id for b in job.batches if b.batch_id is not None}
-                found = await self.backend.find(
-                    self._tag(job, entry),
-                    since=entry.submitted,
-                    count=len(entry.requests),
-                    taken=taken,
-                )
+                lost = LostBatch(self._tag(job, entry), entry.submitted, len(entry.requests), taken)
+                found = await self.backend.find(lost)
                 entry.batch_id = found
                 entry.state = "submitted" if found else "lost"
         self._save(job)
