@@ -24,7 +24,7 @@ from ..runner import JudgeCaller, RetryPolicy
 from ..tokens import ContextFit, check_context
 from .estimate import estimate_items
 from .execute import ItemRun, Stages, flatten
-from .online import OnlineRun
+from .online import NO_LIMITS, OnlineRun, RunLimits
 from .options import open_cache
 from .panel import build_members, panel_execute, panel_identity
 from .records import ItemResult, Record, error_failure, item_failure, item_id
@@ -283,13 +283,12 @@ class Evaluator(Generic[ItemT, ResultT]):
             batch = BatchRun(self, self.batch_options, max_cost=max_cost)
             self.last_batch = batch.report
             return batch.records(items, concurrency=concurrency, skip=skip, summary=summary)
+        limits = RunLimits(requests_per_minute, tokens_per_minute, max_cost)
         return self.online_records(
             items,
             caller=self.caller,
             concurrency=concurrency,
-            requests_per_minute=requests_per_minute,
-            tokens_per_minute=tokens_per_minute,
-            max_cost=max_cost,
+            limits=limits,
             skip=skip,
             summary=summary,
         )
@@ -300,25 +299,17 @@ class Evaluator(Generic[ItemT, ResultT]):
         *,
         caller: JudgeCaller,
         concurrency: int = 8,
-        requests_per_minute: float | None = None,
-        tokens_per_minute: float | None = None,
-        max_cost: float | None = None,
+        limits: RunLimits = NO_LIMITS,
         skip: Container[int] | None = None,
         summary: RunSummary | None = None,
     ) -> AsyncIterator[Record]:
         """`evaluate_batch` online, every request through `caller` (a panel: its members').
 
         `evaluate_batch` gives the evaluator's own caller; a batch run's passes give theirs
-        (collected replies and a read-only cache, then the real cache: `batch/rounds.py`).
+        (collected replies and a read-only cache, then the real cache: `batch/rounds.py`)
+        and no `limits`: a batch pass sends nothing, and rounds check `max_cost` themselves.
         """
-        online = OnlineRun(
-            self,
-            caller,
-            requests_per_minute=requests_per_minute,
-            tokens_per_minute=tokens_per_minute,
-            max_cost=max_cost,
-            summary=summary,
-        )
+        online = OnlineRun(self, caller, limits=limits, summary=summary)
         self.last_summary = online.summary
         async for record in online.records(items, concurrency=concurrency, skip=skip):
             self.last_panel_costs = online.summary.panel

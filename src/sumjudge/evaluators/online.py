@@ -11,7 +11,7 @@ collected replies.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Container, Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ..accounting import RunSummary
@@ -32,7 +32,26 @@ from .panel import (
 )
 from .records import Record, item_failure, item_id, not_sent_reason, refused_only
 
-__all__ = ["ItemJudge", "OnlineRun"]
+__all__ = ["NO_LIMITS", "ItemJudge", "OnlineRun", "RunLimits"]
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    """What an online run may send and spend, set by the caller of `evaluate_batch`.
+
+    Attributes:
+        requests_per_minute: client-side cap on judge requests (None: no cap).
+        tokens_per_minute: client-side cap on prompt + completion tokens.
+        max_cost: stop starting new items once this many USD were spent in this run.
+    """
+
+    requests_per_minute: float | None = None
+    tokens_per_minute: float | None = None
+    max_cost: float | None = None
+
+
+NO_LIMITS = RunLimits()
+"""No rate cap and no cost cap (a batch pass's: rounds check `max_cost` themselves)."""
 
 
 class ItemJudge(Protocol):
@@ -59,9 +78,7 @@ class OnlineRun:
         evaluator: judges each item (`ItemJudge`).
         caller: the caller every request goes through (the evaluator's own, or a batch
             pass's); a panel's members keep their own.
-        requests_per_minute: client-side cap on judge requests (None: no cap).
-        tokens_per_minute: client-side cap on prompt + completion tokens.
-        max_cost: stop starting new items once this many USD were spent in this run.
+        limits: the run's rate caps and `max_cost` (default: none).
         summary: the `RunSummary` to fill in (default: a new one).
 
     Raises:
@@ -73,28 +90,25 @@ class OnlineRun:
         evaluator: ItemJudge,
         caller: JudgeCaller,
         *,
-        requests_per_minute: float | None = None,
-        tokens_per_minute: float | None = None,
-        max_cost: float | None = None,
+        limits: RunLimits = NO_LIMITS,
         summary: RunSummary | None = None,
     ) -> None:
-        if max_cost is not None and evaluator.price is None:
+        if limits.max_cost is not None and evaluator.price is None:
             raise ConfigError(
                 f"max_cost needs a price for {evaluator.judge_name}: pass price=... (CLI: --price)"
             )
         self.evaluator = evaluator
         self.caller = caller
-        self.max_cost = max_cost
+        self.max_cost = limits.max_cost
         self.summary = summary if summary is not None else RunSummary()
         self.summary.priced = evaluator.price is not None
         self.members = evaluator.members
         self.callers: Sequence[JudgeCaller] = [m.caller for m in self.members] or [caller]
         self._before = total_stats(self.callers)
         self._befores = {m.name: replace(m.caller.stats) for m in self.members}
-        self.limiter = None
-        if requests_per_minute or tokens_per_minute:
-            self.limiter = RateLimiter(requests_per_minute, tokens_per_minute)
-        self.limiters = member_limiters(self.members, requests_per_minute, tokens_per_minute)
+        rpm, tpm = limits.requests_per_minute, limits.tokens_per_minute
+        self.limiter = RateLimiter(rpm, tpm) if rpm or tpm else None
+        self.limiters = member_limiters(self.members, rpm, tpm)
 
     def item_run(self) -> ItemRun:
         """A new item's run: its ledger, the run's limiter, each member's own limiter."""
