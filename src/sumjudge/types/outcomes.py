@@ -71,38 +71,30 @@ class AccuracyPoint:
         return out
 
 
+class _FlagRow:
+    """A row the specification prints field by field, its one boolean as "True"/"False"."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row's JSON: every field in order, a boolean as the string "True" or "False"."""
+        return {k: _flag(v) if isinstance(v, bool) else v for k, v in vars(self).items()}
+
+
 @dataclass(frozen=True)
-class RubricAnswer:
+class RubricAnswer(_FlagRow):
     """One adherence question with the judge's (or the deterministic check's) answer."""
 
     question: str
     reasoning: str
     is_addressed: bool
 
-    def to_dict(self) -> dict[str, Any]:
-        """The answer's JSON, with `is_addressed` as the string "True" or "False"."""
-        return {
-            "question": self.question,
-            "reasoning": self.reasoning,
-            "is_addressed": _flag(self.is_addressed),
-        }
-
 
 @dataclass(frozen=True)
-class ContentItem:
+class ContentItem(_FlagRow):
     """One piece of transcript content a completeness question asks for."""
 
     transcript_content: str
     related_content_from_summary: str
     is_covered: bool
-
-    def to_dict(self) -> dict[str, Any]:
-        """The item's JSON, with `is_covered` as the string "True" or "False"."""
-        return {
-            "transcript_content": self.transcript_content,
-            "related_content_from_summary": self.related_content_from_summary,
-            "is_covered": _flag(self.is_covered),
-        }
 
 
 @dataclass(frozen=True)
