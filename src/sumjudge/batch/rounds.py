@@ -264,7 +264,8 @@ class BatchRounds:
         for entry in job.batches:
             if entry.state == "submitting":
                 taken = {b.batch_id for b in job.batches if b.batch_id is not None}
-                lost = LostBatch(self._tag(job, entry), entry.submitted, len(entry.requests), taken)
+                tag = self._tag(job, entry)
+                lost = LostBatch(tag, since=entry.submitted, count=len(entry.requests), taken=taken)
                 found = await self.backend.find(lost)
                 entry.batch_id = found
                 entry.state = "submitted" if found else "lost"
