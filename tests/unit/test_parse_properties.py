@@ -133,7 +133,8 @@ def _tokenised(draw: st.DrawFn) -> tuple[TokenLogprob, ...]:
 
     def others(text: str) -> list[TokenLogprob]:
         pieces = _cut(text, draw(cuts)) if text else []
-        if pieces and draw(st.booleans()):
+        add_empty = draw(st.booleans())
+        if pieces and add_empty:
             pieces.insert(draw(st.integers(0, len(pieces))), "")  # an empty token
         return [TokenLogprob(p, -0.05, decoy_top if draw(st.booleans()) else ()) for p in pieces]
 
