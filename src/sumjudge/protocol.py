@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
-from .subjects import PairSubject, ScoreSubject, Subject, TurnsSubject
+from .subjects import PairSubject, ScoreSubject, Subject, TurnsSubject, subject_payload
 
 __all__ = [
     "LLM_CAPABILITIES",
@@ -80,7 +80,7 @@ class JudgeRequest:
     """Everything a judge needs for one call. With the judge's name it forms the cache key.
 
     Attributes:
-        messages: the conversation, system message first if any.
+        messages: the conversation, system message first if any (none: see subject).
         task: what the call is for, with its version ("coherence@1"); part of the cache key
             and a routing hint for scripted judges.
         schema: JSON schema the reply must follow, or None for free text.
@@ -94,8 +94,8 @@ class JudgeRequest:
             the task string. Not part of the fingerprint (the task already says it).
         subject: the material being judged in structured form (`ScoreSubject`,
             `TurnsSubject`, `PairSubject`), for backends that judge without reading the
-            prompt (the offline judge). LLM adapters ignore it; it is not part of the
-            fingerprint, since the messages already carry the same text.
+            prompt (the offline judge, whose requests have no messages). LLM adapters
+            ignore it; only a request without messages is fingerprinted over it.
     """
 
     messages: tuple[Message, ...]
@@ -120,8 +120,11 @@ class JudgeRequest:
         return _fingerprint(self)
 
     def fingerprint_payload(self) -> dict[str, Any]:
-        """What the fingerprint covers: messages, task, schema and sampling settings."""
-        return {
+        """What the fingerprint covers: messages, task, schema and sampling settings.
+
+        Without messages the subject tells two items apart, so it joins them (only then).
+        """
+        payload = {
             "messages": [[m.role, list(m.parts)] for m in self.messages],
             "task": self.task,
             "schema": self.schema,
@@ -131,6 +134,9 @@ class JudgeRequest:
             "logprobs": self.logprobs,
             "top_logprobs": self.top_logprobs,
         }
+        if not self.messages and self.subject is not None:
+            payload["subject"] = subject_payload(self.subject)
+        return payload
 
     def prompt_text(self) -> str:
         """All message text, for token estimates and logging."""
@@ -351,12 +357,14 @@ class Capabilities:
             are versioned as a whole); None: the metrics' own versions.
         cacheable: whether replies belong in the response cache (the offline judge
             computes them locally, so caching would only risk serving an older model's).
+        reads_prompt: False: it reads only `kind` and `subject`; requests get no messages.
     """
 
     mode: str = "judge"
     declined: Mapping[str, str] = field(default_factory=dict)
     version: str | None = None
     cacheable: bool = True
+    reads_prompt: bool = True
 
     def declines(self, task: str) -> str | None:
         """Why this judge cannot judge `task`, or None when it can."""

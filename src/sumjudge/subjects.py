@@ -7,10 +7,10 @@ reads these values instead. They import nothing of ours (`protocol` re-exports t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TypeAlias
+from dataclasses import dataclass, fields
+from typing import Any, TypeAlias
 
-__all__ = ["PairSubject", "ScoreSubject", "Subject", "TurnsSubject"]
+__all__ = ["PairSubject", "ScoreSubject", "Subject", "TurnsSubject", "subject_payload"]
 
 
 @dataclass(frozen=True)
@@ -57,3 +57,16 @@ class PairSubject:
 
 Subject: TypeAlias = ScoreSubject | TurnsSubject | PairSubject
 """The material of a request in structured form (see `JudgeRequest.subject`)."""
+
+
+def subject_payload(subject: Subject) -> dict[str, Any]:
+    """`subject` as JSON values, for the fingerprint of a request without messages.
+
+    Its type is named (two kinds of subject could hold equal values), and a mapping
+    becomes a list of [name, text] pairs: the sections' order is part of what is judged.
+    """
+    out: dict[str, Any] = {"type": type(subject).__name__}
+    for f in fields(subject):
+        value = getattr(subject, f.name)
+        out[f.name] = [[k, v] for k, v in value.items()] if isinstance(value, Mapping) else value
+    return out
