@@ -20,7 +20,7 @@ from typing_extensions import Unpack
 from ..cost import CostEstimate
 from ..errors import ConfigError, ParseError, ProviderError
 from ..metrics import accuracy, adherence, completeness, rubric
-from ..metrics._conversation import ConversationContext, data_block
+from ..metrics._conversation import ConversationContext
 from ..metrics.consistency import (
     CONSISTENCY,
     conversation_plan,
@@ -232,15 +232,13 @@ class AutoEvaluator(Evaluator[ConversationItem, AutoEvalResult]):
     ) -> ConversationContext:
         """What the metric plans of `item` need (`transcript`: shown instead of the turns)."""
         plans = tuple(plan_sections(item, self.sections))
-        shown = [
+        shown = tuple(
             t for d in self.sections for t in (d.name, d.instruction, *(d.allowed_values or ()))
-        ]
-        prefix, code = data_block(item.turns, {p.name: p.text for p in plans}, transcript, shown)
+        )
         return ConversationContext(
             item=item,
             sections=plans,
-            prefix=prefix,
-            seal=code,
+            shown_definitions=shown,
             language=self.language,
             max_tokens=self.max_tokens,
             capabilities=self.capabilities,

@@ -112,6 +112,9 @@ class Evaluator(Generic[ItemT, ResultT]):
         self.judge: Judge = members[0].judge
         self.caller = members[0].caller
         self.capabilities = self.judge.capabilities
+        # The metrics render no prompt for a judge that reads only a request's kind and
+        # subject (the offline judge); a panel gets one when any member reads it.
+        self.reads_prompt = any(m.judge.capabilities.reads_prompt for m in members)
         self.members = members if len(members) > 1 else []
         self.judge_name: str
         self.judge_name, self.price, window = panel_identity(members, self.models)

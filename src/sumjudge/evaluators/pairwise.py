@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from typing_extensions import Unpack
@@ -62,6 +63,7 @@ class PairwiseEvaluator(Evaluator[PairData, PairResult]):
             language=explanation_language, logprobs=False, repair=repair, max_tokens=max_tokens
         )
         super().__init__(model, model_credentials, repair=repair, **engine)
+        self.options = replace(self.options, render_prompt=self.reads_prompt)
         if self.capabilities.mode != "judge":
             raise ConfigError(
                 f"pairwise judging needs an LLM judge; {self.judge_name} "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from typing_extensions import Unpack
@@ -165,6 +166,7 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         self.single_call = single_call
         self.prompt_layout = prompt_layout
         super().__init__(model, model_credentials, repair=repair, **engine)
+        self.options = replace(self.options, render_prompt=self.reads_prompt)
         if profile is not None:
             profile.check_judge(_base_name(self.judge.name), self.capabilities.version)
         if samples > 1 and self.capabilities.mode != "judge":
@@ -237,8 +239,8 @@ class SummarizationEvaluator(Evaluator[SummaryData, SummaryResult]):
         return score_plan(metric, request, o, caps)
 
     def _warm_prefix(self, item: SummaryData) -> bool:
-        if self.warm_prefix_tokens is None:
-            return False
+        if self.warm_prefix_tokens is None or not self.options.render_prompt:
+            return False  # (a judge that reads no prompt has no prompt cache to warm)
         if len(item.input) + len(item.summary) < self.warm_prefix_tokens * 3:
             return False  # clearly short: skip building the prefix
         prefix = system_message(self.options.language) + shared_prefix(item.input, item.summary)

@@ -175,11 +175,13 @@ class ScoreMetric:
         logprobs: bool = False,
         max_tokens: int = 1024,
         calibration: MetricCalibration | None = None,
+        render_prompt: bool = True,
     ) -> JudgeRequest:
         """The metric's request in the default layout: shared prefix, then instructions.
 
         A calibration profile's examples follow the instructions (the prefix stays the
         same bytes for every metric), and its tag joins the task, so the cache key too.
+        Without `render_prompt` the request has no messages (see `JudgeOptions`).
         """
         tail = self.instructions()
         task = self.task
@@ -193,7 +195,9 @@ class ScoreMetric:
                 # system message, which the provider's prompt cache serves.
                 Message.of("system", self.system(language)),
                 Message("user", (shared_prefix(source, summary), tail)),
-            ),
+            )
+            if render_prompt
+            else (),
             task=task,
             schema=SCORE_SCHEMA,
             schema_name=f"{self.name}_verdict",
@@ -213,6 +217,7 @@ class ScoreMetric:
             logprobs=options.logprobs,
             max_tokens=options.max_tokens,
             calibration=options.calibration.get(self.name),
+            render_prompt=options.render_prompt,
         )
 
     def plan(
@@ -242,6 +247,10 @@ class JudgeOptions:
     max_tokens: int = 1024
     #: A calibration profile's changes per metric (few-shot examples, cut points).
     calibration: Mapping[str, MetricCalibration] = field(default_factory=dict)
+    #: False for a judge that reads only a request's kind and subject (the offline judge,
+    #: `Capabilities.reads_prompt`): its requests are built without messages, since
+    #: rendering (and defusing) the whole source for every request would be wasted on it.
+    render_prompt: bool = True
 
 
 def subject_of(

@@ -11,6 +11,7 @@ treat everything inside the tags as data.
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -96,13 +97,20 @@ def build_request(
     max_tokens: int,
     kind: RequestKind,
     subject: Subject | None = None,
+    render_prompt: bool = True,
 ) -> JudgeRequest:
-    """A request with the shared system message, the data prefix and the instructions."""
+    """A request with the shared system message, the data prefix and the instructions.
+
+    Without `render_prompt` (a judge that reads only the subject) it has no messages; a
+    request without a subject always has them, since they are all there is to read.
+    """
     return JudgeRequest(
         messages=(
             Message.of("system", system_message(language)),
             Message("user", (prefix, instructions)),
-        ),
+        )
+        if render_prompt or subject is None
+        else (),
         task=task,
         schema=schema,
         schema_name=schema_name,
@@ -134,8 +142,6 @@ class ConversationContext:
     Attributes:
         item: the conversation and its summary.
         sections: the summary's sections paired with their definitions.
-        prefix: the delimited transcript and summary every request of the item shares.
-        seal: the code of the prefix's delimiters, which the definitions' tags carry too.
         language: the explanation language (None: the transcript's).
         max_tokens: reply cap per request.
         capabilities: what the judge can do (parts it declines become N/A with its reason).
@@ -143,17 +149,34 @@ class ConversationContext:
             not be generated.
         transcript: what the judge is shown in place of the whole transcript (None: the
             whole transcript); quotes and turn numbers are still checked against `item`.
+        shown_definitions: the texts of the section definitions the prompts may show
+            (the prefix's delimiters avoid them, see `data_block`).
     """
 
     item: ConversationItem
     sections: tuple[SectionPlan, ...]
-    prefix: str
     language: str | None
     max_tokens: int
     capabilities: Capabilities
-    seal: str = ""
     directives: Mapping[str, tuple[str, ...] | str] = field(default_factory=dict)
     transcript: str | None = None
+    shown_definitions: tuple[str, ...] = ()
+
+    @property
+    def prefix(self) -> str:
+        """The delimited transcript and summary every request of the item shares."""
+        return self._block[0]
+
+    @property
+    def seal(self) -> str:
+        """The code of the prefix's delimiters, which the definitions' tags carry too."""
+        return self._block[1]
+
+    @functools.cached_property
+    def _block(self) -> tuple[str, str]:
+        # Rendered on first use, once per item: a judge that reads no prompt never asks.
+        texts = {p.name: p.text for p in self.sections}
+        return data_block(self.item.turns, texts, self.transcript, self.shown_definitions)
 
     @property
     def rendered_transcript(self) -> str:

@@ -107,12 +107,14 @@ def accuracy_request(
     language: str | None,
     max_tokens: int,
     subject: TurnsSubject | None = None,
+    render_prompt: bool = True,
 ) -> JudgeRequest:
     """The decompose-and-check request for one summary (all sections in one call)."""
     names = ", ".join(f'"{n}"' for n in section_names)
     return build_request(
         kind="accuracy",
         subject=subject,
+        render_prompt=render_prompt,
         task=TASK,
         prefix=prefix,
         instructions=_INSTRUCTIONS.format(sections=names),
@@ -235,12 +237,14 @@ def plan(ctx: ConversationContext) -> MetricPlan[MetricOutcome]:
 
         return MetricPlan(NAME, (), decided)
     texts = {p.name: p.text for p in ctx.sections if p.name in names}
+    reads = ctx.capabilities.reads_prompt
     request = accuracy_request(
-        ctx.prefix,
+        ctx.prefix if reads else "",  # the prefix is rendered on first use: not for it
         names,
         language=ctx.language,
         max_tokens=ctx.max_tokens,
         subject=TurnsSubject(tuple(t.text for t in ctx.turns), texts, ctx.language),
+        render_prompt=reads,
     )
 
     def read(response: JudgeResponse) -> tuple[AccuracyPoint, ...]:

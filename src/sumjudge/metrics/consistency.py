@@ -63,16 +63,19 @@ def derived_version(accuracy_version: str) -> str:
 def conversation_plan(ctx: ConversationContext) -> MetricPlan[MetricResult]:
     """Consistency of a conversation summary, judged on its own (accuracy not requested)."""
     options = JudgeOptions(language=ctx.language, logprobs=False)
-    request = CONSISTENCY.build_request(
-        ctx.rendered_transcript,
-        render_sections(ctx.item.sections),
-        language=ctx.language,
-        logprobs=False,
-        max_tokens=options.max_tokens,
-    )
     # A judge that reads the material itself gets the plain turns and sections.
     source = "\n".join(t.text for t in ctx.turns)
     summary = "\n".join(t for t in ctx.item.sections.values() if t.strip())
+    reads = ctx.capabilities.reads_prompt
+    request = CONSISTENCY.build_request(
+        # what an LLM is shown; a judge that reads no prompt is not shown it at all
+        ctx.rendered_transcript if reads else source,
+        render_sections(ctx.item.sections) if reads else summary,
+        language=ctx.language,
+        logprobs=False,
+        max_tokens=options.max_tokens,
+        render_prompt=reads,
+    )
     subject = subject_of(source, summary, ctx.language, CONSISTENCY)
     return score_plan(CONSISTENCY, replace(request, subject=subject), options, ctx.capabilities)
 

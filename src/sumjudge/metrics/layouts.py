@@ -80,7 +80,9 @@ def build_rubrics_first_request(
         messages=(
             Message.of("system", static_system(metrics, options)),
             Message("user", (shared_prefix(source, summary), ask)),
-        ),
+        )
+        if options.render_prompt
+        else (),
         task=f"{metric.task}+rubrics_first@{LAYOUT_VERSION}",
         schema=SCORE_SCHEMA,
         schema_name=f"{metric.name}_verdict",
@@ -112,7 +114,9 @@ def build_single_request(
         messages=(
             Message.of("system", static_system(metrics, options)),
             Message("user", (shared_prefix(source, summary), ask)),
-        ),
+        )
+        if options.render_prompt
+        else (),
         task="single_call@" + SINGLE_CALL_VERSION + "[" + ",".join(m.task for m in metrics) + "]",
         schema=_schema(metrics),
         schema_name="summary_verdicts",

@@ -107,7 +107,9 @@ def build_pair_request(
         messages=(
             Message.of("system", _SYSTEM + language_instruction(options.language)),
             Message("user", (pair_block(source, first, second), pair_instructions(metric))),
-        ),
+        )
+        if options.render_prompt
+        else (),
         task=pair_task(metric),
         schema=PAIR_SCHEMA,
         schema_name=f"{metric.name}_pairwise_verdict",

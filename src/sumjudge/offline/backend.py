@@ -162,6 +162,8 @@ class OfflineJudge:
             },
             version=f"offline-{self._scorer.version}",
             cacheable=False,
+            # it judges from `kind` and `subject`: the metrics need not render a prompt
+            reads_prompt=False,
         )
         # One analysis per (source, summary) serves every metric of the item: the item's
         # metric requests share one worker-thread call (`_batched`); later ones for the
