@@ -24,7 +24,7 @@ from sumjudge.datasets.files import (
 )
 from sumjudge.errors import DataError
 from sumjudge.offline.backend import OfflineJudge
-from sumjudge.protocol import JudgeRequest
+from sumjudge.protocol import JudgeRequest, ScoreSubject, TurnsSubject
 from sumjudge.text import strip_control
 from sumjudge.transcripts import detect_format, normalize_source, parse_transcript
 from sumjudge.types import ConversationItem, SummaryData
@@ -173,7 +173,14 @@ def requests(monkeypatch: pytest.MonkeyPatch) -> list[JudgeRequest]:
 
 
 def _texts(requests: list[JudgeRequest]) -> str:
-    return "\n".join(m.content for r in requests for m in r.messages)
+    """The text the offline judge reads: each request's subject (it is sent no prompt)."""
+    texts: list[str] = []
+    for r in requests:
+        if isinstance(r.subject, ScoreSubject):
+            texts += [r.subject.source, r.subject.summary]
+        elif isinstance(r.subject, TurnsSubject):
+            texts += [*r.subject.turns, *r.subject.sections.values()]
+    return "\n".join(texts)
 
 
 # --- CSV and TSV -----------------------------------------------------------------------------
