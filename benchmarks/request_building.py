@@ -157,6 +157,13 @@ def main() -> None:
             print(
                 f"[{label}] plan + window check, one {len(source) / 1e6:.2f} MB source: {ms:.1f} ms"
             )
+        for label, rendered in ways:
+            rate, cpu = _end_to_end(
+                lambda r=rendered: SummarizationEvaluator(model=_judge(r)), long_item, args.repeats
+            )
+            print(
+                f"[{label}] evaluate_batch, that source: {1 / rate:.2f} s, {cpu / 1000:.2f} CPU s"
+            )
     print(f"load at end={_load()}")
 
 
