@@ -49,10 +49,13 @@ def roomier_request(request: JudgeRequest) -> JudgeRequest:
     """The same request with twice the reply budget and a request to be brief.
 
     The note goes into the last message as a new part (not a new message), so the
-    conversation keeps its shape for providers that want alternating roles.
+    conversation keeps its shape for providers that want alternating roles. A request
+    without messages (for a judge that reads no prompt) gets the larger budget only.
     """
-    *head, last = request.messages
-    if last.role == "user":
+    if not request.messages:
+        tail: tuple[Message, ...] = ()
+    elif (last := request.messages[-1]).role == "user":
+        head = request.messages[:-1]
         tail = (*head, Message(role="user", parts=(*last.parts, "\n\n" + BRIEF_NOTE)))
     else:
         tail = (*request.messages, Message.of("user", BRIEF_NOTE))
