@@ -5,7 +5,9 @@ package's own, async) and reuses it for every batch it is given; `concurrency=` 
 (`workers`) run at once. Ray schedules, retries and restarts them; nothing here schedules
 anything. The arguments are `sumjudge.distributed.face.EngineFace`'s, and Ray's own:
 `workers` (actors; default 2), `batch_size` (rows per batch; default: `batch_rows`, about
-a second of the judge's work) and `num_cpus` (per actor, default 1). With `rpm` or `tpm`,
+a second of the judge's work) and `num_cpus` (per actor, default 1). A materialized
+Dataset is cut into batches of at most `batch_size` rows first (`cut_in_batches`), which
+is how `sumjudge evaluate --engine ray` gives the file it read. With `rpm` or `tpm`,
 one named actor per job holds the job's rate limiter (`distributed/limiter.py`) and every
 actor's requests wait on it.
 
@@ -22,6 +24,7 @@ Needs `pip install 'sumjudge[ray]'` on the driver and on the workers (a KubeRay 
 from __future__ import annotations
 
 import dataclasses
+import math
 import uuid
 from typing import TYPE_CHECKING, Any
 
@@ -31,10 +34,17 @@ from .distributed.task import BatchJudge, JobSpec
 from .errors import MissingDependencyError
 
 if TYPE_CHECKING:
-    import pandas as pd
+    import pyarrow as pa
     from ray.data import Dataset
 
-__all__ = ["RayBatchJudge", "autoeval_ray", "batch_rows", "batches_in_flight", "evaluate_ray"]
+__all__ = [
+    "RayBatchJudge",
+    "autoeval_ray",
+    "batch_rows",
+    "batches_in_flight",
+    "cut_in_batches",
+    "evaluate_ray",
+]
 
 # Rows per batch by judge. A batch is the unit an actor takes, so the job ends at most a
 # batch or two of work after the first actor runs out: a batch should be about a second of
@@ -71,6 +81,33 @@ def batches_in_flight(batch_size: int) -> int:
     return 2 if batch_size < _LLM_BATCH_ROWS else 1
 
 
+def cut_in_batches(data: Dataset, batch_size: int) -> tuple[Dataset, int | None]:
+    """`data` as the blocks the actors are to take, and the `batch_size` for `map_batches`.
+
+    An actor is given whole blocks (smaller ones bundled up to `batch_size` rows) and cuts
+    each into batches itself, so a Dataset of a few big blocks leaves most of the rows to
+    one actor, and a bundle of two 50-row blocks makes batches of 64 and 36 rows. A
+    materialized Dataset (its rows already in the object store: cutting it judges nothing)
+    is cut now into ceil(rows / batch_size) blocks of equal size, each one batch
+    (`batch_size` None: a block is a batch), so the job has exactly that many batches, none
+    longer than `batch_size`, each a task of its own. Ray's repartition without a
+    shuffle keeps neighbouring rows together, in order. A lazy Dataset is taken as its
+    blocks come, `batch_size` rows a batch: cutting it inside the job would be a stage of
+    Ray tasks that needs the CPUs the actors hold (on 2 CPUs with 2 actors it never ran).
+    """
+    from ray.data.dataset import MaterializedDataset
+
+    if not isinstance(data, MaterializedDataset):
+        return data, batch_size
+    blocks = max(1, math.ceil(data.count() / batch_size))
+    return data.repartition(blocks).materialize(), None
+
+
+# The added columns' Arrow types (`distributed/columns.py` names them; Spark's are in
+# `sumjudge.spark`).
+_ARROW_TYPES = {"int": "int64", "double": "float64", "string": "string"}
+
+
 class RayBatchJudge:
     """The callable class `map_batches` runs: one evaluator per actor, for all its batches.
 
@@ -89,9 +126,22 @@ class RayBatchJudge:
         # has returned, so a batch never waits behind an evaluator's build.
         _ = self.judge.evaluator
 
-    def __call__(self, batch: pd.DataFrame) -> pd.DataFrame:
-        """The batch with the result columns added."""
-        return self.judge.judge(batch)
+    def __call__(self, batch: pa.Table) -> pa.Table:
+        """The batch with the result columns added, each of its fixed Arrow type.
+
+        The input's columns go back as they came, in Arrow; the added ones get the types
+        of `distributed/columns.py`, not what Arrow would infer from pandas: in a batch
+        whose `error` values are all missing that column would be of type null, and the
+        part files of one output would disagree on its type (pyarrow refuses to read such
+        a directory as one table).
+        """
+        import pyarrow as pa
+
+        out = self.judge.judge(batch.to_pandas())
+        for name, kind in self.judge.spec.columns:
+            column = pa.Array.from_pandas(out[name], type=pa.type_for_alias(_ARROW_TYPES[kind]))
+            batch = batch.append_column(name, column)
+        return batch
 
     def __del__(self) -> None:
         judge = getattr(self, "judge", None)
@@ -164,12 +214,13 @@ class _Ray(EngineFace["Dataset"]):
         pool = ActorPoolStrategy(
             size=workers, max_tasks_in_flight_per_actor=batches_in_flight(batch_size)
         )
+        data, rows_per_call = cut_in_batches(data, batch_size)
         return data.map_batches(
             RayBatchJudge,
             fn_constructor_kwargs={"spec": spec},
             compute=pool,
-            batch_size=batch_size,
-            batch_format="pandas",
+            batch_size=rows_per_call,
+            batch_format="pyarrow",
             num_cpus=num_cpus,
         )
 

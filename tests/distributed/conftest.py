@@ -61,10 +61,26 @@ def spark() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="session")
-def ray_local() -> Iterator[Any]:
+def ray_phases(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the local Ray's actors write their phases (`distributed/phases.py`)."""
+    return tmp_path_factory.mktemp("ray-phases")
+
+
+@pytest.fixture(scope="session")
+def ray_local(ray_phases: Path) -> Iterator[Any]:
     ray = pytest.importorskip("ray")
     pytest.importorskip("ray.data")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, _node_ip_address="127.0.0.1")
+    from sumjudge.distributed.phases import ENV
+
+    # The actors' phases record each batch's rows: what a test can see of the batches.
+    env = {"env_vars": {ENV: str(ray_phases)}}
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        _node_ip_address="127.0.0.1",
+        runtime_env=env,
+    )
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     yield ray

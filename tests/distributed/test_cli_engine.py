@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,27 @@ def test_engine_run_writes_every_row_and_sums_the_workers(
     assert sorted(written["id"]) == sorted(r["id"] for r in rows(12))
     assert set(written.loc[written["status"] == "invalid", "id"]) == {"bad-null", "bad-empty"}
     assert json.loads(summary.read_text())["invalid"] == 2
+
+
+def _batches_since(phases: Path, started: float) -> list[int]:
+    """The rows of every batch judged by the actors created after `started`, sorted."""
+    figures = [json.loads(p.read_text("utf-8")) for p in phases.glob("phases-*.json")]
+    return sorted(n for f in figures if f["created"] >= started for _, _, n in f["spans"])
+
+
+def test_a_ray_run_judges_the_file_in_batches_of_batch_rows(
+    ray_local: Any, ray_phases: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sumjudge.ray.batch_rows", lambda model: 5)
+    source, out = _input(tmp_path), tmp_path / "out.parquet"
+    argv = ["evaluate", str(source), "-o", str(out), "--engine", "ray"]
+    started = time.time()
+    assert main([*argv, "--model", "local-lexical", "--no-cache"]) == 3  # 2 invalid rows
+    # 12 rows, at most 5 a batch: ceil(12 / 5) = 3 batches, of equal size. (The file read
+    # as 4 blocks of 3 rows, bundled up to 5, was judged as batches of 5, 1, 5 and 1.)
+    assert _batches_since(ray_phases, started) == [4, 4, 4]
+    written = pd.read_parquet(out)
+    assert list(written["id"]) == [r["id"] for r in rows(12)]  # the input's order
 
 
 def test_local_only_flags_are_refused_in_one_line(

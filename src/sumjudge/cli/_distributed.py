@@ -191,24 +191,36 @@ def _run_ray(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary:
         import ray.data
     except ImportError:
         raise ConfigError("--engine ray needs ray[data]: pip install 'sumjudge[ray]'") from None
+    if not ray.is_initialized():
+        ray.init(address=flags.ray_address, include_dashboard=False, log_to_driver=False)
+    # The output in the input's order, as a local run writes it: Ray hands a batch's
+    # results on as soon as it is done unless told to keep the order (the actors' work is
+    # the same either way; finished batches wait for earlier ones only in the output).
+    context = ray.data.DataContext.get_current()
+    kept = context.execution_options.preserve_order
+    context.execution_options.preserve_order = True
+    try:
+        return _judge_on_ray(flags, job, kind)
+    finally:
+        context.execution_options.preserve_order = kept
+
+
+def _judge_on_ray(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary:
     import pandas as pd
+    import ray.data
 
     from ..ray import autoeval_ray, evaluate_ray
 
-    if not ray.is_initialized():
-        ray.init(address=flags.ray_address, include_dashboard=False, log_to_driver=False)
     readers: dict[str, Any] = {
         "parquet": ray.data.read_parquet,
         "json": ray.data.read_json,
         "csv": ray.data.read_csv,
     }
     source_format, out_format = _format(flags.file, "FILE"), _format(flags.output, "-o")
-    workers = int(job.get("workers") or 2)
-    # At least two blocks per actor, so that every actor has work (JSON lines are read
-    # by pyarrow: one object per line).
-    read = readers[source_format]
     # Read first: read tasks and the actors would otherwise compete for the same CPUs.
-    ds = read(flags.file, override_num_blocks=workers * 2).materialize()
+    # The materialized rows are then cut into batches of `batch_rows` as the library cuts
+    # any materialized Dataset (`sumjudge.ray.cut_in_batches`), so every actor gets work.
+    ds = readers[source_format](flags.file).materialize()
     id_col = flags.id_column if flags.id_column in ds.columns() else None
     judge = evaluate_ray if kind == "summary" else autoeval_ray
     out = judge(ds, id_col=id_col, **job).materialize()
