@@ -24,8 +24,9 @@
    judge's timeline (its process started, evaluator ready, first and last batch, rows),
    and the rate after start-up: rows per second from the moment every judge was ready to
    the job's end (a steady-state figure beside the end-to-end one, which counts start-up).
-   Ray's input is made of blocks of one default batch each (`sumjudge.ray.batch_rows`,
-   as `override_num_blocks=` on a read gives): an actor takes whole blocks.
+   Ray's input is one materialized block, which `evaluate_ray` cuts into blocks of one
+   default batch each (`sumjudge.ray.cut_in_batches`, counted in the job's seconds), as
+   for `sumjudge evaluate --engine ray`: an actor takes whole blocks.
 2. LLM judging through the fake server (200 ms latency, its own process) at a fixed global
    concurrency: the single process against Spark and Ray with 2 workers.
 3. With --rpm-window: a global rpm of 120 over 2 workers for ~100 s on each engine (Spark:
@@ -176,7 +177,7 @@ def _one_ray(
     start = clock()
     import ray
 
-    from sumjudge.ray import batch_rows, evaluate_ray
+    from sumjudge.ray import evaluate_ray
 
     ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
     ray.data.DataContext.get_current().enable_progress_bars = False
@@ -185,11 +186,10 @@ def _one_ray(
     evaluate_ray(ray.data.from_pandas(warm_rows), **warm_job).materialize()
     steps["warm"] = clock() - start
     start = clock()
-    # Blocks of one default batch each (as `override_num_blocks=` on a read gives): an
-    # actor takes whole blocks, so bigger blocks would be the unit shared out instead.
-    step = batch_rows(job["model"])
-    ds = ray.data.from_pandas([frame.iloc[i : i + step] for i in range(0, len(frame), step)])
-    ds = ds.materialize()
+    # One block, as a small file is read: `evaluate_ray` cuts a materialized Dataset into
+    # blocks of one batch each (`cut_in_batches`, inside the job's time below), as for
+    # `sumjudge evaluate --engine ray`.
+    ds = ray.data.from_pandas(frame).materialize()
     steps["dataset"] = clock() - start
     _clear(phases_dir)
     cpu_before = tree_cpu()
