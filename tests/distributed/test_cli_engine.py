@@ -75,6 +75,22 @@ def test_local_only_flags_are_refused_in_one_line(
     assert "goes with --engine" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("engine", ["spark", "ray"])
+def test_an_input_without_rows_is_one_line(
+    engine: str, request: pytest.FixtureRequest, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    request.getfixturevalue("spark" if engine == "spark" else "ray_local")
+    source = tmp_path / "empty.parquet"
+    pd.DataFrame(
+        {"input": pd.Series([], dtype=str), "summary": pd.Series([], dtype=str)}
+    ).to_parquet(source)
+    out = tmp_path / "o.parquet"
+    argv = ["evaluate", str(source), "-o", str(out), "--engine", engine, "--model", "local-lexical"]
+    assert main([*argv, "--no-cache"]) == 2
+    assert f"{source} has no rows" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_missing_column_is_one_line(spark: Any, tmp_path: Path, capsys: Any) -> None:
     source = _input(tmp_path)
     argv = ["evaluate", str(source), "-o", str(tmp_path / "o.parquet"), "--engine", "spark"]

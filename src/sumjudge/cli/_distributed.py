@@ -166,6 +166,8 @@ def _run_spark(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary:
     source_format, out_format = _format(flags.file, "FILE"), _format(flags.output, "-o")
     reader = spark.read.options(**(csv if source_format == "csv" else {}))
     df = reader.format(source_format).load(flags.file)
+    if not df.head(1):  # as a local run refuses it (an engine would write an empty output)
+        raise ConfigError(f"{flags.file} has no rows")
     slots = flags.workers or spark.sparkContext.defaultParallelism
     if df.rdd.getNumPartitions() < slots:  # one small file is one partition: one worker
         df = df.repartition(slots)
@@ -221,6 +223,8 @@ def _judge_on_ray(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary
     # The materialized rows are then cut into batches of `batch_rows` as the library cuts
     # any materialized Dataset (`sumjudge.ray.cut_in_batches`), so every actor gets work.
     ds = readers[source_format](flags.file).materialize()
+    if ds.count() == 0:  # an empty Dataset has no columns either: refuse it as a local run does
+        raise ConfigError(f"{flags.file} has no rows")
     id_col = flags.id_column if flags.id_column in ds.columns() else None
     judge = evaluate_ray if kind == "summary" else autoeval_ray
     out = judge(ds, id_col=id_col, **job).materialize()
