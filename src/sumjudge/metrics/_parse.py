@@ -23,20 +23,24 @@ def extract_json(text: str) -> Any:
     Tried in turn: the whole text, the last fenced block, the last top-level JSON object
     found in the text.
     """
+    return _json_and_span(text)[0]
+
+
+def _json_and_span(text: str) -> tuple[Any, int, int]:
+    """`extract_json`'s value and where in `text` it was read (start, end)."""
     stripped = text.strip()
     if not stripped:
         raise ParseError("the reply is empty", raw=text)
     try:
-        return _DECODER.decode(stripped)
+        return _DECODER.decode(stripped), 0, len(text)
     except json.JSONDecodeError:
         pass
-    for block in reversed(_FENCE.findall(text)):
+    for block in reversed(list(_FENCE.finditer(text))):
         try:
-            return _DECODER.decode(block.strip())
+            return _DECODER.decode(block.group(1).strip()), block.start(1), block.end(1)
         except json.JSONDecodeError:
             continue
-    last: Any = None
-    found = False
+    last: tuple[Any, int, int] | None = None
     i = text.find("{")
     while i != -1:
         try:
@@ -45,9 +49,9 @@ def extract_json(text: str) -> Any:
             i = text.find("{", i + 1)
             continue
         if isinstance(value, dict):
-            last, found = value, True
+            last = (value, i, end)
         i = text.find("{", end)
-    if not found:
+    if last is None:
         raise ParseError("no JSON object found in the reply", raw=text)
     return last
 
@@ -88,21 +92,27 @@ def read_score_verdict(response: JudgeResponse, low: int = 1, high: int = 3) -> 
     return score, explanation.strip()
 
 
-_SCORE_VALUE = re.compile(r'"score"\s*:\s*"?\s*(\d)')
+_SCORE_VALUE = re.compile(r'"score"\s*:\s*"?\s*(\d+)')
 
 
 def _last_score_value(text: str) -> re.Match[str] | None:
-    """The last match of `_SCORE_VALUE` in `text`, searched from the end.
+    """The last match of `_SCORE_VALUE` inside the JSON the verdict is read from.
 
-    Matches cannot overlap (one starts only at a `"score"` key), so the last key that
-    matches is `finditer`'s last match.
+    The search is bounded by where `extract_json` found the verdict, so a `"score"`
+    quoted in prose around it never counts (a reply that is not JSON at all is searched
+    whole: its score is then not read by the verdict either). Matches cannot overlap
+    (one starts only at a `"score"` key), so the last key that matches is the last match.
     """
-    i = text.rfind('"score"')
+    try:
+        _, lo, hi = _json_and_span(text)
+    except ParseError:
+        lo, hi = 0, len(text)
+    i = text.rfind('"score"', lo, hi)
     while i != -1:
-        found = _SCORE_VALUE.match(text, i)
+        found = _SCORE_VALUE.match(text, i, hi)
         if found is not None:
             return found
-        i = text.rfind('"score"', 0, i)
+        i = text.rfind('"score"', lo, i)
     return None
 
 
@@ -142,7 +152,7 @@ def score_distribution(
     found = _last_score_value(text)
     if found is None:
         return None, "no score value found in the logprob tokens"
-    pos = found.start(1)
+    pos, value_end = found.start(1), found.end(1)
     # The score is near the end of the reply: walk back from there to the token holding it.
     end = len(text)
     target: TokenLogprob | None = None
@@ -155,8 +165,10 @@ def score_distribution(
         end = start
     if target is None:  # pragma: no cover - pos always falls in some token
         return None, "could not locate the score token"
+    if value_end > end:  # "10" sent as "1" then "0": no one token's alternatives hold it
+        return None, "the score value spans several logprob tokens"
     prefix = text[start:pos]
-    suffix = target.token[pos - start + 1 :]
+    suffix = target.token[value_end - start :]
     valid = {str(v) for v in range(low, high + 1)}
     mass: dict[int, float] = {}
     alternatives = list(target.top) or [(target.token, target.logprob)]
