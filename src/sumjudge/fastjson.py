@@ -1,4 +1,4 @@
-"""Decoding JSON on the hot path: with orjson when it is installed, else the standard library.
+"""JSON on the hot path: with orjson when it is installed, else the standard library.
 
 A judged call decodes the provider's reply (~12 KB with logprobs: ~150 us with `json`,
 its largest cost after the transport, docs/http.md) and, on a cache hit, the stored
@@ -11,24 +11,43 @@ or raises its own `ValueError`. Where both accept a text they give the same valu
 one difference: orjson reads an integer beyond 64 bits as a float; no field we read from
 a reply or a cache value holds one.
 
-Encoding stays with `json` everywhere: the cache keys hash its exact text, and orjson
-would write infinite floats as null.
+Encoding (`dumps`) is for texts that are read back, never hashed: a request's body and
+the response cache's values. orjson writes them 5-10x faster; its text may spell a value
+differently (a float as 0.00001 where `json` writes 1e-05) but reads back to the same
+values, with one exception, non-finite floats, which orjson writes as null. So orjson's
+text is taken only when it holds no null at all; any other text is written by `json`.
+Cache keys hash `json`'s exact text and keep using it (`protocol.py`).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import json
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FAST", "loads"]
+__all__ = ["FAST", "dumps", "loads"]
 
 _fast: Callable[[bytes | str], Any] | None
+_fast_dumps: Callable[[Any], bytes] | None
 try:  # imported by name: type checkers need not have the optional package
-    _fast = importlib.import_module("orjson").loads
+    _orjson = importlib.import_module("orjson")
+    _fast = _orjson.loads
+    # Dataclasses, datetimes and subclasses of str, int, dict and list are left to `json`,
+    # as it writes them (or refuses them), not as orjson would.
+    _fast_dumps = functools.partial(
+        _orjson.dumps,
+        option=_orjson.OPT_PASSTHROUGH_DATACLASS
+        | _orjson.OPT_PASSTHROUGH_DATETIME
+        | _orjson.OPT_PASSTHROUGH_SUBCLASS,
+    )
 except ImportError:  # the optional extra is not installed
-    _fast = None
+    _fast = _fast_dumps = None
+
+# json.dumps(value, ensure_ascii=False, separators=(",", ":")) without building an encoder
+# per call or recording every list and dict it enters to detect cycles (values are trees)
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 FAST = _fast is not None
 """Whether orjson decodes (for benchmarks and reports)."""
@@ -42,3 +61,28 @@ def loads(data: bytes | str) -> Any:
         except ValueError:  # orjson.JSONDecodeError: let the standard library decide
             pass
     return json.loads(data)
+
+
+def dumps(value: Any) -> bytes:
+    """`json.dumps(value, ensure_ascii=False, separators=(",", ":"))` as UTF-8, or the same values.
+
+    orjson's bytes when it is installed, can write `value` and wrote no null (a null may
+    stand for a non-finite float, which `json` writes as NaN or Infinity); else the
+    standard library's text, encoded. What orjson cannot write (an integer beyond 64 bits,
+    a key that is not a string, a lone surrogate, a type it leaves to `json`) goes to
+    `json` too, which writes it or raises as it always did. (orjson also writes enums and
+    UUIDs, which `json` refuses; no body or cache value holds one.)
+
+    Raises:
+        TypeError, ValueError: `json` cannot write `value`.
+        UnicodeEncodeError: `value` holds a lone surrogate (no UTF-8 for it).
+    """
+    if _fast_dumps is not None:
+        try:
+            data = _fast_dumps(value)
+        except TypeError:  # orjson.JSONEncodeError
+            pass
+        else:
+            if b"null" not in data:
+                return data
+    return _COMPACT.encode(value).encode("utf-8")

@@ -1,4 +1,5 @@
-"""`fastjson.loads` reads what `json.loads` reads, with orjson installed or not."""
+"""`fastjson.loads` reads what `json.loads` reads, and `fastjson.dumps` writes what
+`json.dumps` writes (the same values), with orjson installed or not."""
 
 from __future__ import annotations
 
@@ -67,3 +68,52 @@ def test_what_the_fast_decoder_refuses_goes_through_json(monkeypatch: pytest.Mon
     assert fastjson.loads(b"[2]") == [2] and len(seen) == 2
     with pytest.raises(ValueError):
         fastjson.loads("{")
+
+
+VALUES: list[Any] = [
+    {"model": "m", "messages": [{"role": "user", "content": 'Sé ✓ "q" \\ \n\t\x01 \u2028'}]},
+    {"temperature": 0.0, "top": [[1e-05, -2.5e-08], [1e22, -0.0, 5e-324]], "n": -20},
+    {"text": "the null hypothesis", "parsed": None, "ok": [True, False]},
+    {"logprobs": [float("-inf"), float("nan"), 1.0]},
+    {"big": 2**70, "neg": -(2**64)},
+    {1: "a key that is not a string", 2.5: "b"},
+    ["𝔘", "", [], {}],
+]
+
+
+@pytest.mark.parametrize("fast", [True, False], ids=["installed", "absent"])
+@pytest.mark.parametrize("value", VALUES)
+def test_dumps_writes_what_json_writes(
+    value: Any, fast: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same values as json.dumps's compact text, whatever the spelling of floats."""
+    if not fast:
+        monkeypatch.setattr(fastjson, "_fast_dumps", None)
+    expected = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    data = fastjson.dumps(value)
+    assert isinstance(data, bytes)
+    assert _same(json.loads(data), json.loads(expected))
+
+
+def test_dumps_leaves_what_the_fast_encoder_cannot_say_to_json(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A null in the fast encoder's text may be a non-finite float: json writes it then."""
+    seen: list[Any] = []
+
+    def fast(value: Any) -> bytes:
+        seen.append(value)
+        if value == "refused":
+            raise TypeError("not this one")
+        return json.dumps(value, allow_nan=False, separators=(",", ":")).encode()
+
+    monkeypatch.setattr(fastjson, "_fast_dumps", fast)
+    assert fastjson.dumps({"a": [1.5]}) == b'{"a":[1.5]}'
+    assert fastjson.dumps("refused") == b'"refused"'
+    monkeypatch.setattr(fastjson, "_fast_dumps", lambda value: b'{"x":null}')
+    assert fastjson.dumps({"x": float("inf")}) == b'{"x":Infinity}'
+    assert len(seen) == 2
+    with pytest.raises(UnicodeEncodeError):
+        fastjson.dumps(["\ud800"])
+    with pytest.raises(TypeError):
+        fastjson.dumps({"x": object()})

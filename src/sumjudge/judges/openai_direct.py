@@ -21,6 +21,7 @@ import urllib.request
 from collections.abc import Mapping
 from typing import Any
 
+from .. import fastjson
 from .._version import __version__
 from ..errors import ConnectionFailedError, TransientProviderError
 
@@ -28,9 +29,6 @@ __all__ = ["DirectChat", "env_proxy", "error_body"]
 
 # The openai SDK's own pool limit (DEFAULT_CONNECTION_LIMITS); the runner bounds concurrency.
 _MAX_CONNECTIONS = 1000
-# json.dumps(body, ensure_ascii=False, separators=(",", ":")), without building an encoder
-# per call or recording every list and dict it enters to detect cycles (a body is a tree)
-_BODY = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
 class DirectChat:
@@ -86,7 +84,8 @@ class DirectChat:
         """
         import aiohttp
 
-        data = _BODY.encode(body).encode("utf-8")
+        # the compact JSON of the body; by orjson when installed (5x faster, same values)
+        data = fastjson.dumps(body)
         try:
             async with self._open().post(self.url, data=data, proxy=self._proxy) as resp:
                 return resp.status, resp.headers, await resp.read()
