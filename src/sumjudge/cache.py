@@ -142,9 +142,17 @@ class ResponseCache:
     def put(self, key: str, response: JudgeResponse, *, identity: str, task: str) -> None:
         """Store `response`: at the end of the running event loop's turn, else now.
 
-        Readable at once either way (`get`, `in`); `flush` writes what is pending.
+        Readable at once either way (`get`, `in`); `flush` writes what is pending. The
+        value is the compact JSON of `response.stored_form()` (`to_dict()` without its
+        None fields), by orjson when installed. A reply with a lone surrogate (which a
+        server can send as an escape) has no UTF-8 form and is not stored: a miss next
+        time, where a row SQLite cannot take would stop every later write of the run.
         """
-        row = (key, safe_identity(identity), task, _FORMAT, time.time(), response.to_json())
+        try:
+            value = fastjson.dumps(response.stored_form()).decode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no UTF-8 text, so no row to write
+            return
+        row = (key, safe_identity(identity), task, _FORMAT, time.time(), value)
         try:
             loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
         except RuntimeError:

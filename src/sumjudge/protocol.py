@@ -1,11 +1,12 @@
 """Wire types and the judge protocol: what crosses between sumjudge and a judge.
 
-This module imports nothing of ours but `subjects` (a request's typed material, re-exported
-here), so every layer (metrics, types, runner, judges) can depend on it without depending
-on each other. Backends (OpenAI, Google, Anthropic, the
-offline judge, scripted) implement `Judge`. Retries, caching and
-concurrency are the runner's business, never an adapter's: an adapter makes exactly one
-provider call per `complete` and maps every failure onto `sumjudge.errors`.
+This module imports nothing of ours but `subjects` (a request's typed material) and
+`logprobs` (`TokenLogprob` and its fast builders), whose types it re-exports, so every
+layer (metrics, types, runner, judges) can depend on it without depending on each other.
+Backends (OpenAI, Google, Anthropic, the offline judge, scripted) implement `Judge`.
+Retries, caching and concurrency are the runner's business, never an adapter's: an
+adapter makes exactly one provider call per `complete` and maps every failure onto
+`sumjudge.errors`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
+from .logprobs import TokenLogprob, stored_logprobs
 from .subjects import PairSubject, ScoreSubject, Subject, TurnsSubject, subject_payload
 
 __all__ = [
@@ -253,15 +255,6 @@ _USAGE_FIELDS = tuple(f.name for f in fields(Usage))
 
 
 @dataclass(frozen=True)
-class TokenLogprob:
-    """One generated token with its log-probability and the top alternatives."""
-
-    token: str
-    logprob: float
-    top: tuple[tuple[str, float], ...] = ()
-
-
-@dataclass(frozen=True)
 class JudgeResponse:
     """What a judge returned for one request.
 
@@ -295,17 +288,27 @@ class JudgeResponse:
         )
 
     def to_json(self) -> str:
-        """`to_dict` as compact JSON text: the response cache's value.
+        """`to_dict` as compact JSON text.
 
         The same text as `json.dumps(to_dict(), ensure_ascii=False, separators=(",", ":"))`,
         made without copying every token's alternatives into lists (JSON writes a tuple as
         a list): one reply with logprobs has a few hundred of them.
         """
+        return _COMPACT.encode(self._as_dict(self._logprob_rows()))
+
+    def stored_form(self) -> dict[str, Any]:
+        """What the response cache stores, as JSON: `to_dict()` without its None fields.
+
+        `from_dict` reads an absent field as None (every version has), and a value
+        without null can be written by the fast encoder (`fastjson.dumps`). Each token's
+        alternatives stay tuples, which JSON writes as lists.
+        """
+        value = self._as_dict(self._logprob_rows())
+        return {k: v for k, v in value.items() if v is not None}
+
+    def _logprob_rows(self) -> list[list[Any]] | None:
         logprobs = self.logprobs
-        value = self._as_dict(
-            None if logprobs is None else [[t.token, t.logprob, t.top] for t in logprobs]
-        )
-        return _COMPACT.encode(value)
+        return None if logprobs is None else [[t.token, t.logprob, t.top] for t in logprobs]
 
     def _as_dict(self, logprobs: list[list[Any]] | None) -> dict[str, Any]:
         return {
@@ -328,14 +331,7 @@ class JudgeResponse:
             parsed=data.get("parsed"),
             finish_reason=data.get("finish_reason", "stop"),
             usage=Usage.from_dict(data.get("usage") or {}),
-            logprobs=None
-            if lp is None
-            else tuple(
-                [
-                    TokenLogprob(t[0], float(t[1]), tuple([(str(a[0]), float(a[1])) for a in t[2]]))
-                    for t in lp
-                ]
-            ),
+            logprobs=None if lp is None else stored_logprobs(lp),
             logprobs_note=data.get("logprobs_note"),
             latency_s=float(data.get("latency_s", 0.0)),
             model=data.get("model", ""),

@@ -85,7 +85,9 @@ def test_keys_are_pinned() -> None:
     )
 
 
-def test_stored_value_is_the_compact_json_of_to_dict(tmp_path: Path) -> None:
+def test_stored_value_is_to_dict_without_its_none_fields(tmp_path: Path) -> None:
+    """The value holds what `to_dict` holds (fields that are None left out), and reads back
+    to the same response; a value in the older full form reads the same."""
     response = JudgeResponse(
         text='{"explanation": "Sé ✓ \\ "q"", "score": 2}',
         parsed={"score": 2, "évidence": ["a", 1.5]},
@@ -93,18 +95,38 @@ def test_stored_value_is_the_compact_json_of_to_dict(tmp_path: Path) -> None:
         logprobs=(
             TokenLogprob("2", -0.1, (("2", -0.1), ("3", -2.5))),
             TokenLogprob("é", -1e-07, ()),
+            TokenLogprob("null", float("-inf"), (("null", float("-inf")),)),
         ),
         logprobs_note=None,
         latency_s=0.25,
         model="m",
     )
-    expected = json.dumps(response.to_dict(), ensure_ascii=False, separators=(",", ":"))
-    assert response.to_json() == expected
+    bare = JudgeResponse(text="plain", finish_reason="length", latency_s=1e-05)
     cache = ResponseCache(tmp_path)
-    cache.put("k", response, identity="openai/m", task="t")
-    (value,) = cache._db.execute("SELECT value FROM responses").fetchone()
-    assert value == expected
-    assert cache.get("k") == response
+    for key, one in (("k", response), ("bare", bare)):
+        cache.put(key, one, identity="openai/m", task="t")
+        cache.flush()
+        (value,) = cache._db.execute("SELECT value FROM responses WHERE key = ?", (key,)).fetchone()
+        assert isinstance(value, str)
+        full = one.to_dict()
+        assert json.loads(value) == {k: v for k, v in full.items() if v is not None}
+        assert cache.get(key) == one
+        cache._db.execute(  # what older versions wrote: every field, None as null
+            "UPDATE responses SET value = ? WHERE key = ?", (one.to_json(), key)
+        )
+        assert cache.get(key) == one
+        assert one.to_json() == json.dumps(full, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_a_reply_without_utf8_is_not_stored_and_later_replies_are(tmp_path: Path) -> None:
+    """A lone surrogate (a server may send one as an escape) has no UTF-8 form: that reply
+    is a miss next time, and the rows after it are written as usual."""
+    cache = ResponseCache(tmp_path)
+    cache.put("lone", JudgeResponse(text="bad \ud800"), identity="j", task="t")
+    cache.put("ok", RESPONSE, identity="j", task="t")
+    cache.flush()
+    assert cache.get("lone") is None and "lone" not in cache
+    assert cache.get("ok") == RESPONSE and len(cache) == 1
 
 
 def test_identity_never_stores_url_secrets() -> None:

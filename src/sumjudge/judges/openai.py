@@ -27,6 +27,7 @@ import importlib.util
 import os
 import time
 from collections.abc import Mapping
+from operator import itemgetter
 from typing import Any
 
 from .. import fastjson
@@ -36,6 +37,7 @@ from ..errors import (
     ProviderError,
     TransientProviderError,
 )
+from ..logprobs import float_pairs, token_logprobs
 from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
 from ._http import (
     SDKJudge,
@@ -287,23 +289,7 @@ class OpenAIJudge(SDKJudge):
         if request.logprobs:
             content = (choice.get("logprobs") or {}).get("content")
             if content:
-                # list comprehensions, not generators: ~20 tokens x 5 alternatives per reply
-                # made this the adapter's largest cost after the transport
-                logprobs = tuple(
-                    [
-                        TokenLogprob(
-                            t["token"],
-                            float(t["logprob"]),
-                            tuple(
-                                [
-                                    (a["token"], float(a["logprob"]))
-                                    for a in t.get("top_logprobs") or ()
-                                ]
-                            ),
-                        )
-                        for t in content
-                    ]
-                )
+                logprobs = _token_logprobs(content)
             elif "logprobs" not in kwargs:
                 note = "; ".join(self.capability_notes) or "logprobs disabled for this server"
             else:
@@ -343,6 +329,21 @@ class OpenAIJudge(SDKJudge):
             await self._direct.aclose()
         if self._sdk is not None:
             await self._sdk[1].close()
+
+
+def _token_logprobs(content: list[Any]) -> tuple[TokenLogprob, ...]:
+    """A reply's `logprobs.content` as `TokenLogprob`s, log-probabilities as floats.
+
+    ~30 tokens x 5 alternatives per reply made this the adapter's largest cost after the
+    transport: each alternative's (token, logprob) is taken by `itemgetter` in C, and
+    converted by `float()` only when some value is not a float already (`float_pairs`).
+    """
+    tops = float_pairs([tuple(map(_ALTERNATIVE, t.get("top_logprobs") or ())) for t in content])
+    pairs = zip(content, tops, strict=True)
+    return token_logprobs([(t["token"], float(t["logprob"]), top) for t, top in pairs])
+
+
+_ALTERNATIVE = itemgetter("token", "logprob")
 
 
 def _require(*packages: str, name: str) -> None:
