@@ -15,13 +15,17 @@ process). Ideal throughput = concurrency / latency = 320 calls/s. Shapes:
           on the default path for a custom server (direct); `--items-sdk` adds the SDK path.
 
 Each round runs every shape; `--rounds N` repeats them and prints the medians, since one
-round on a shared 2-core machine is noisy. The summary prints, side by side, the client CPU
-per call of sdk, direct and bare (target: direct <= 2x bare) and each shape's throughput
-as a fraction of the ideal (target: items >= 0.9), with the load average, and whether
-orjson decodes (the optional `fast` extra).
+round on a shared 2-core machine is noisy. `--jitter S` spreads each reply's latency
+uniformly over latency +/- S (the server's `--jitter`; the mean is unchanged): with a fixed
+latency the replies of one wave of 64 come back together, and the server and the client
+each spend their CPU in bursts, one waiting on the other, which caps every client (bare
+aiohttp too) below the ideal. The default, 0, keeps the figures comparable with older runs.
+The summary prints, side by side, the client CPU per call of sdk, direct and bare (target:
+direct <= 2x bare) and each shape's throughput as a fraction of the ideal (target: items
+>= 0.9), with the load average, and whether orjson decodes (the optional `fast` extra).
 
 Reproduce:  python benchmarks/throughput.py [--calls 10000] [--concurrency 64] [--latency 0.2]
-            [--rounds 3] [--items-sdk] [--shapes 'bare items,items direct']
+            [--jitter 0.05] [--rounds 3] [--items-sdk] [--shapes 'bare items,items direct']
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -110,11 +115,14 @@ class SleepJudge:
     identity = "bench/sleep"
     capabilities = LLM_CAPABILITIES
 
-    def __init__(self, latency: float) -> None:
+    def __init__(self, latency: float, jitter: float = 0.0) -> None:
         self.latency = latency
+        self.jitter = jitter
+        self._rng = random.Random(0)
 
     async def complete(self, request: JudgeRequest) -> JudgeResponse:
-        await asyncio.sleep(self.latency)
+        jitter = self._rng.uniform(-self.jitter, self.jitter) if self.jitter else 0.0
+        await asyncio.sleep(self.latency + jitter)
         return JudgeResponse(
             text='{"explanation": "Fine.", "score": 3}',
             usage=Usage(prompt_tokens=300, completion_tokens=20),
@@ -125,10 +133,10 @@ class SleepJudge:
 
 
 async def bench_engine(
-    latency: float, calls: int, concurrency: int, cache_dir: Path
+    latency: float, calls: int, concurrency: int, cache_dir: Path, jitter: float = 0.0
 ) -> dict[str, float]:
     caller = JudgeCaller(
-        SleepJudge(latency), RetryPolicy(timeout=60), cache=ResponseCache(cache_dir)
+        SleepJudge(latency, jitter), RetryPolicy(timeout=60), cache=ResponseCache(cache_dir)
     )
     metric = SUMMARY_METRICS["coherence"]
 
@@ -219,12 +227,15 @@ def run_round(args: argparse.Namespace, ideal: float) -> dict[str, dict[str, flo
     out: dict[str, dict[str, float]] = {}
     if "engine" in args.shapes:
         with tempfile.TemporaryDirectory() as d:
-            r = asyncio.run(bench_engine(args.latency, args.calls, args.concurrency, Path(d)))
+            r = asyncio.run(
+                bench_engine(args.latency, args.calls, args.concurrency, Path(d), args.jitter)
+            )
         rate = r["calls"] / r["wall_s"]
         out["engine"] = {"ideal": rate / ideal, "cpu_ms": 1000 * r["cpu_s"] / r["calls"]}
         print(
             f"[engine only: JudgeCaller + cache + run_items, in-process judge sleeping "
-            f"{args.latency} s] {int(r['calls'])} calls in {r['wall_s']:.2f} s -> "
+            f"{args.latency} +/- {args.jitter} s] {int(r['calls'])} calls in "
+            f"{r['wall_s']:.2f} s -> "
             f"{rate:.1f} calls/s = {rate / ideal:.3f} of ideal; "
             f"our CPU {1000 * r['cpu_s'] / r['calls']:.3f} ms per call"
         )
@@ -239,7 +250,8 @@ def run_round(args: argparse.Namespace, ideal: float) -> dict[str, dict[str, flo
     for shape, fn in shapes:
         if shape not in args.shapes:
             continue
-        with fake_server("--latency", str(args.latency)) as url, tempfile.TemporaryDirectory() as d:
+        server = ("--latency", str(args.latency), "--jitter", str(args.jitter))
+        with fake_server(*server) as url, tempfile.TemporaryDirectory() as d:
             r = asyncio.run(fn(url, args.calls, args.concurrency, Path(d)))
             served = stats(url)["requests"]
         rate = r["calls"] / r["wall_s"]
@@ -296,6 +308,12 @@ def main() -> None:
     p.add_argument("--calls", type=int, default=10_000)
     p.add_argument("--concurrency", type=int, default=64)
     p.add_argument("--latency", type=float, default=0.2)
+    p.add_argument(
+        "--jitter",
+        type=float,
+        default=0.0,
+        help="spread each reply's latency uniformly over latency +/- S (default 0)",
+    )
     p.add_argument("--rounds", type=int, default=1, help="repeat every shape; print medians")
     p.add_argument("--items-sdk", action="store_true", help="also the items shape on the SDK")
     p.add_argument(
@@ -313,7 +331,8 @@ def main() -> None:
     ideal = args.concurrency / args.latency
     print(
         f"command: python benchmarks/throughput.py --calls {args.calls} "
-        f"--concurrency {args.concurrency} --latency {args.latency} --rounds {args.rounds}"
+        f"--concurrency {args.concurrency} --latency {args.latency} --jitter {args.jitter} "
+        f"--rounds {args.rounds}"
         + (" --items-sdk" if args.items_sdk else "")
         + (f" --shapes '{','.join(args.shapes)}'" if given else "")
     )
@@ -323,7 +342,7 @@ def main() -> None:
     )
     print(f"machine: {os.cpu_count()} CPUs, load average {load()} at start")
     print(
-        "JSON decoding of replies and cache values: "
+        "JSON of replies, request bodies and cache values: "
         + ("orjson (the 'fast' extra)" if fastjson.FAST else "json (install 'sumjudge[fast]')")
     )
     rounds: list[dict[str, Any]] = []
