@@ -38,6 +38,11 @@ CONTRARY_WORDS = frozenset(
     part for pair in CONTRARIES for side in pair for w in side for part in w.split("_")
 )
 PAST = word_map("irregular_past")
+# where a sentence's clauses part (a comma, a dash, a conjunction), en and id
+CLAUSE = re.compile(
+    r",\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:and|but|because|so|while|which|who|although|whereas|"
+    r"even\s+though|though|despite|dan|tetapi|namun|karena|sehingga|walaupun|meskipun)\s+"
+)
 # "X rather than Y", "X instead of Y": Y is the option turned down
 _CHOICE = re.compile(r"\s*,?\s+\b(?:rather\s+than|instead\s+of)\s+", re.IGNORECASE)
 _LEADING_CHOICE = re.compile(r"^\s*(?:rather\s+than|instead\s+of)\s+", re.IGNORECASE)

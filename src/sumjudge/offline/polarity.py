@@ -34,18 +34,18 @@ import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from .decided import settled_otherwise
 from .decisions import (
+    CLAUSE,
     CONTRARY_WORDS,
     base_forms,
     choice,
-    chosen_and_turned_down,
     contrary_sides,
     negation_scope,
     opposite_relation,
     relation_sides,
     same_word,
     shared_words,
-    swapped,
 )
 from .denials import denied_outright
 from .lexicon import NEGATIONS, word_set
@@ -56,10 +56,6 @@ from .replies import WRAPPERS, answered, body
 from .text import content_of, sentences, stem, words
 from .votes import reversed_vote as reversed_vote  # (its old home: `features` imports it)
 
-_CLAUSE = re.compile(
-    r",\s+|;\s+|:\s+|\s+[-–—]\s+|\s+(?:and|but|because|so|while|which|who|although|whereas|"
-    r"even\s+though|though|despite|dan|tetapi|namun|karena|sehingga|walaupun|meskipun)\s+"
-)
 # a condition on a clause ("X only if Y"): split off, its words kept as a contrary side
 _CONDITION = re.compile(
     r"\s+(only\s+if|only\s+when|unless|provided\s+that|as\s+long\s+as|hanya\s+jika)\s+",
@@ -150,7 +146,7 @@ def clauses(text: str) -> list[Clause]:
     as a negated clause (`decisions.choice`).
     """
     out: list[Clause] = []
-    for piece in _CLAUSE.split(text):
+    for piece in CLAUSE.split(text):
         chosen, turned_down = choice(piece)
         # "X only if Y": X, marked conditional (a contrary of "automatically"); Y is a
         # condition, which the clause does not assert
@@ -312,7 +308,7 @@ def contradiction(sentence: str, region: range, info: SourceInfo) -> str:
                 return quote
     return (
         _contrary_sentence(sentence, region, info, names)
-        or swapped_choice(sentence, region, info)
+        or settled_otherwise(sentence, region, info)  # choices, offers, refusals (`decided`)
         or reversed_outcome(sentence, info)  # a vote's outcome, read by its noun
         or qualified_both_ways(sentence, list(dict.fromkeys(q for _, q in near)), names)
         or denied_outright(clauses(sentence), near, names)
@@ -373,25 +369,6 @@ def _restated_elsewhere(s: Clause, key: set[str], info: SourceInfo, names: froze
             ):
                 return True
     return False
-
-
-def swapped_choice(sentence: str, region: range, info: SourceInfo) -> str:
-    """The source sentence making the summary's choice the other way round, or "".
-
-    "The membership was frozen rather than cancelled" against "we'll cancel it rather than
-    freeze it": the option chosen and the one turned down trade places (`decisions`).
-    """
-    said = [c for piece in _CLAUSE.split(sentence) if (c := chosen_and_turned_down(piece))]
-    if not said:
-        return ""
-    for i in region:
-        u = info.units[i]
-        for sent, _, _ in sentences(body(u, u.text)):
-            for piece in _CLAUSE.split(sent):
-                made = chosen_and_turned_down(piece)
-                if made and any(swapped(c, made) for c in said):
-                    return f"{u.speaker}: {sent.strip()}" if u.speaker else sent.strip()
-    return ""
 
 
 def speaker_words(info: SourceInfo) -> frozenset[str]:

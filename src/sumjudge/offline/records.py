@@ -16,6 +16,7 @@ from .support import WindowSupport
 
 if TYPE_CHECKING:
     from .assignments import Assignment
+    from .offers import Settled
     from .owners import OwnerSwap
 
 
@@ -100,6 +101,13 @@ class SourceInfo:
         from .assignments import assignments  # (it reads units: imported where used)
 
         return assignments(self.units) if self.dialogue else []
+
+    @cached_property
+    def offers(self) -> list[Settled]:
+        """The replies in a transcript's turns that take up or turn down an offer."""
+        from .offers import settled  # (it reads units: imported where used)
+
+        return settled(self.units) if self.dialogue else []
 
 
 @dataclass
