@@ -8,11 +8,13 @@ sentence reports the other way round:
 - a choice made the other way round ("frozen rather than cancelled" against "we'll cancel
   it rather than freeze it", `decisions.swapped`);
 - an offer settled the other way (`offers`): "he turned down the 19:50 flight" where the
-  reply to it was "Fine, let's do the evening one".
+  reply to it was "Fine, let's do that one";
+- an act the source refuses ("we can't refund you ourselves", `cannot`) stated as done.
 """
 
 from __future__ import annotations
 
+from .cannot import refused_but_done
 from .decisions import CLAUSE, chosen_and_turned_down, swapped
 from .offers import settled_otherwise as offer_settled_otherwise
 from .records import SourceInfo
@@ -31,8 +33,10 @@ def settled_otherwise(sentence: str, region: range, info: SourceInfo) -> str:
     Returns:
         The source sentence as written ("Speaker: ..." in a transcript), or "".
     """
-    return swapped_choice(sentence, region, info) or offer_settled_otherwise(
-        sentence, info.offers, info.speakers
+    return (
+        swapped_choice(sentence, region, info)
+        or offer_settled_otherwise(sentence, info.offers, info.speakers)
+        or refused_but_done(sentence, info.refusals)
     )
 
 

@@ -16,6 +16,7 @@ from .support import WindowSupport
 
 if TYPE_CHECKING:
     from .assignments import Assignment
+    from .cannot import Refusals
     from .offers import Settled
     from .owners import OwnerSwap
 
@@ -108,6 +109,13 @@ class SourceInfo:
         from .offers import settled  # (it reads units: imported where used)
 
         return settled(self.units) if self.dialogue else []
+
+    @cached_property
+    def refusals(self) -> Refusals:
+        """The acts the source says cannot be done, and the ones it states plainly."""
+        from .cannot import refusals  # (it reads units: imported where used)
+
+        return refusals(self.units)
 
 
 @dataclass
