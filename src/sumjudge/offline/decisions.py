@@ -52,6 +52,20 @@ _ID_PREFIX = re.compile(r"^(?:di|ter|ber|meng|peng|mem|pem|men|pen|me|pe)(?=[a-z
 _ID_SUFFIX = re.compile(r"(?<=[a-z]{4})(?:kan|nya|an)$")
 
 
+# "in" said of a thing kept in a plan ("the API is in.", "(in, ...)", "stays in"): read as
+# "in scope", the side of a decision opposite "deferred" (`words/contraries.txt`)
+_KEPT_IN = re.compile(
+    r"(?:\(|\b(?:is|are|was|were|be|stays?|stayed|remains?|remained|kept|keeps?)\s+)in\b"
+    r"(?=\s*(?:[,.;:)]|$))",
+    re.IGNORECASE,
+)
+
+
+def kept_in(text: str) -> str:
+    """A text with a thing's "in" as "in scope" ("Mobile (in, as planned)": "in scope")."""
+    return _KEPT_IN.sub(lambda m: m.group(0) + " scope", text)
+
+
 def contrary_sides(ws: list[str]) -> frozenset[tuple[int, int]]:
     """The (contrary pair, side) of every contrary word or phrase among the words `ws`."""
     joined = " ".join(ws)

@@ -41,6 +41,7 @@ from .decisions import (
     base_forms,
     choice,
     contrary_sides,
+    kept_in,
     negation_scope,
     opposite_relation,
     relation_sides,
@@ -116,7 +117,8 @@ class Clause:
 
         ("Let's switch instead of cancelling": "cancelling" is turned down.)
         """
-        ws = base_forms(words(_SPACED_NT.sub(r"\1n't", _INTERJECTION.sub("", text))))
+        text = kept_in(_SPACED_NT.sub(r"\1n't", _INTERJECTION.sub("", text)))
+        ws = base_forms(words(text))
         negs = [i for i, w in enumerate(ws) if w in EXPLICIT]
         scope = negation_scope(ws, negs)  # what it bears on ("not offered", "any charge")
         # a negation word is not what the clause is about (nor a word two clauses share)
@@ -146,7 +148,7 @@ def clauses(text: str) -> list[Clause]:
     as a negated clause (`decisions.choice`).
     """
     out: list[Clause] = []
-    for piece in CLAUSE.split(text):
+    for piece in CLAUSE.split(kept_in(text)):  # ("(in, ...)": "in scope", a side)
         chosen, turned_down = choice(piece)
         # "X only if Y": X, marked conditional (a contrary of "automatically"); Y is a
         # condition, which the clause does not assert
@@ -353,9 +355,28 @@ def _contrary_sentence(
                     and len(shared) >= max(MIN_SHARED, MIN_COVER * len(own))
                     and s.negated == t.negated
                     and not (s.numbers and t.numbers and s.numbers.isdisjoint(t.numbers))
+                    and _said_of(own, s.numbers, (k, 1 - side), quote)
                 ):
                     return quote
     return ""
+
+
+def _said_of(
+    own: frozenset[str], numbers: frozenset[str], side: tuple[int, int], quote: str
+) -> bool:
+    """Whether a source sentence says `side` (contrary pair, side) of the thing `own`.
+
+    Not when the clause saying it is about a thing of its own: "I propose A, and B is
+    deferred" does not defer A (nor does "B is deferred to Q4" defer "A in Q3").
+    """
+    for c in clauses(quote):
+        if numbers and c.numbers and numbers.isdisjoint(c.numbers):
+            continue
+        if side in c.sides:
+            its_own = c.content - {stem(w) for w in c.words & CONTRARY_WORDS}
+            if shared_words(own, c.content) or len(its_own) < MIN_SHARED:
+                return True
+    return False
 
 
 def _restated_elsewhere(s: Clause, key: set[str], info: SourceInfo, names: frozenset[str]) -> bool:
