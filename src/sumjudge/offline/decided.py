@@ -9,12 +9,16 @@ sentence reports the other way round:
   it rather than freeze it", `decisions.swapped`);
 - an offer settled the other way (`offers`): "he turned down the 19:50 flight" where the
   reply to it was "Fine, let's do that one";
-- an act the source refuses ("we can't refund you ourselves", `cannot`) stated as done.
+- an act the source refuses ("we can't refund you ourselves", `cannot`) stated as done;
+- a decision given to the other of two people or things decided together
+  (`decision_swaps`): "Ben is the backup; Ana is turned down" against "Ana is the
+  backup; we are turning down Ben".
 """
 
 from __future__ import annotations
 
 from .cannot import refused_but_done
+from .decision_swaps import given_to_the_other
 from .decisions import CLAUSE, chosen_and_turned_down, swapped
 from .offers import settled_otherwise as offer_settled_otherwise
 from .records import SourceInfo
@@ -37,6 +41,7 @@ def settled_otherwise(sentence: str, region: range, info: SourceInfo) -> str:
         swapped_choice(sentence, region, info)
         or offer_settled_otherwise(sentence, info.offers, info.speakers)
         or refused_but_done(sentence, info.refusals)
+        or given_to_the_other(sentence, info.decided, info.units)
     )
 
 

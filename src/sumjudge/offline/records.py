@@ -17,6 +17,7 @@ from .support import WindowSupport
 if TYPE_CHECKING:
     from .assignments import Assignment
     from .cannot import Refusals
+    from .decision_swaps import Decided
     from .offers import Settled
     from .owners import OwnerSwap
 
@@ -116,6 +117,13 @@ class SourceInfo:
         from .cannot import refusals  # (it reads units: imported where used)
 
         return refusals(self.units)
+
+    @cached_property
+    def decided(self) -> list[Decided]:
+        """The source's clauses giving a decision to a name (`decision_swaps`)."""
+        from .decision_swaps import decided  # (it reads units: imported where used)
+
+        return decided(self.units)
 
 
 @dataclass
