@@ -62,6 +62,10 @@ _CONDITION = re.compile(
     r"\s+(only\s+if|only\s+when|unless|provided\s+that|as\s+long\s+as|hanya\s+jika)\s+",
     re.IGNORECASE,
 )
+# a sentence that opens with its condition ("If it still fails, call us and we'll ...")
+_IF_FIRST = re.compile(
+    r"^\s*(?:[^\W\d][\w .'’()-]{0,40}:\s*)?(?:if|unless|kalau|jika|apabila|bila)\b", re.I
+)
 # "refuse" is a contrary word (issue / refuse), not a negation that flips a clause; chat
 # writes "dont" and "cant"
 EXPLICIT = NEGATIONS - {"without", "refuse", "refused", "refuses"} | {
@@ -148,6 +152,8 @@ def clauses(text: str) -> list[Clause]:
     as a negated clause (`decisions.choice`).
     """
     out: list[Clause] = []
+    # "If it fails, we'll send one": each clause holds only on the condition
+    conditional = contrary_sides(["only", "if"]) if _IF_FIRST.match(text) else frozenset()
     for piece in CLAUSE.split(kept_in(text)):  # ("(in, ...)": "in scope", a side)
         chosen, turned_down = choice(piece)
         # "X only if Y": X, marked conditional (a contrary of "automatically"); Y is a
@@ -155,7 +161,8 @@ def clauses(text: str) -> list[Clause]:
         main, condition = ([*_CONDITION.split(chosen, maxsplit=1), ""])[:2]
         if chosen:
             c = Clause.of(main)
-            out.append(replace(c, sides=c.sides | contrary_sides(condition.lower().split())))
+            cond = contrary_sides(condition.lower().split()) | conditional
+            out.append(replace(c, sides=c.sides | cond))
         out += [Clause.of(turned_down, turned_down=True)] if turned_down else []
     return [c for c in out if c.content]
 
