@@ -20,7 +20,7 @@ from .lexicon import word_set
 from .text import content_of
 
 if TYPE_CHECKING:
-    from .polarity import Clause
+    from .clauses import Clause
 
 IDLE = word_set("idle_denials")
 # the two shapes of an outright denial: "no X" ("no contractors") and a subject that is
