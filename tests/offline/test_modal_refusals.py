@@ -79,3 +79,37 @@ def test_a_refusal_overturned_later_is_not_cited(lex: OfflineScorer) -> None:
     )
     summary = "The agent refunded the delivery fee for the late sofa."
     assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)
+
+
+_HEDGED = (
+    "Mira: You asked about the audit lead role for next year.\n"
+    "Tariq: Yes, I'd like to take it on.\n"
+    "Mira: I'll put you forward for the audit lead at the board meeting on Friday. I can't"
+    " promise it, because the board chooses, but I'll support you.\n"
+    "Tariq: Thanks."
+)
+
+
+def test_a_hedged_statement_reported_as_settled_is_cited(lex: OfflineScorer) -> None:
+    summary = "Mira has appointed Tariq audit lead; the board meeting on Friday will announce it."
+    got = [si.contradicts for si in lex.analyse(_HEDGED, summary).sentences if si.contradicts]
+    assert len(got) == 1
+    assert "can't promise" in got[0]
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Mira will put Tariq forward as audit lead at the board meeting on Friday, but the"
+        " board decides.",
+        "Tariq wants the audit lead role; Mira supports him but cannot promise it.",
+    ],
+)
+def test_hedged_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
+    assert not any(si.contradicts for si in lex.analyse(_HEDGED, summary).sentences)
+
+
+def test_a_hedge_settled_later_is_not_cited(lex: OfflineScorer) -> None:
+    source = _HEDGED + "\nMira: Update: the board approved it today, you are appointed audit lead."
+    summary = "Tariq was appointed audit lead after the board meeting on Friday."
+    assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)

@@ -9,6 +9,11 @@ refund charges from another network."), so it is read with the other speaker's t
 before it. The summary sentence must state the act (a form of the same word, in a clause
 with no negation) and share two other content words with the refusal and that request.
 
+A refusal to promise, guarantee or confirm (`words/hedges.txt`: "I'll put you forward. I
+can't promise it yet.") hedges the sentence before it: a summary reporting that as settled
+(`words/settled.txt`: "has appointed him", "was confirmed") with two of its content words
+says the opposite, unless the source itself settles it in or after the hedge.
+
 Not read, what faithful writing does: a summary sentence that asks, wants, hedges or
 conditions ("asked for a refund", "may be refunded", "if it is lost";
 `words/unsettled.txt`), and an act the source also states plainly later (the refusal was
@@ -25,7 +30,7 @@ from .decisions import CLAUSE, base_forms, root, same_word
 from .lexicon import word_set
 from .records import Unit
 from .replies import body
-from .text import content_of, sentences, words
+from .text import content_of, sentences, stem, words
 
 # a modal refusal and the words after it, where the refused act is
 _REFUSAL = re.compile(
@@ -36,6 +41,8 @@ _REFUSAL = re.compile(
 )
 # a summary sentence that asks, wants, hedges or conditions states nothing as done
 _OPEN = word_set("unsettled")
+_HEDGES = frozenset(stem(w) for w in word_set("hedges"))
+_SETTLED = word_set("settled")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|won't|don't|doesn't|didn't|isn't|aren't|wasn't|"
     r"weren't|unable|tidak|tak|bukan|belum|nggak|gak|enggak)\b|n't\b",
@@ -55,6 +62,7 @@ class Refusal:
     about: frozenset[str]  # the content words of the refusal and the request before it
     unit: int
     quote: str
+    hedge: bool = False  # "I can't promise it": what was just said is not settled
 
 
 @dataclass(frozen=True)
@@ -71,7 +79,8 @@ def refusals(units: list[Unit]) -> Refusals:
     found: list[Refusal] = []
     stated: dict[str, list[tuple[int, frozenset[str]]]] = {}
     for i, u in enumerate(units):
-        for sent, _, _ in sentences(body(u, u.text)):
+        said = [s for s, _, _ in sentences(body(u, u.text))]
+        for k, sent in enumerate(said):
             if sent.rstrip().endswith("?"):
                 continue  # "Can't you send one now?" asks
             if not _REFUSAL.search(sent):
@@ -89,8 +98,12 @@ def refusals(units: list[Unit]) -> Refusals:
                 before = units[i - 1] if i else None
                 if before is not None and u.speaker and before.speaker != u.speaker:
                     about |= set(content_of(base_forms(words(body(before, before.text)))))
+                hedge = any(same_word(act[0], h) for h in _HEDGES)
+                if hedge and k:  # (what it hedges: the sentence before)
+                    sent = f"{said[k - 1].strip()} {sent.strip()}"
+                    about |= set(content_of(base_forms(words(said[k - 1]))))
                 quote = f"{u.speaker}: {sent.strip()}" if u.speaker else sent.strip()
-                found.append(Refusal(act[0], frozenset(about - {act[0]}), i, quote))
+                found.append(Refusal(act[0], frozenset(about - {act[0]}), i, quote, hedge))
     return Refusals(found, stated)
 
 
@@ -108,19 +121,27 @@ def refused_but_done(sentence: str, source: Refusals) -> str:
     if not source.found or sentence.rstrip().endswith("?") or not _OPEN.isdisjoint(ws):
         return ""
     said = set(content_of(base_forms(ws)))
-    plain = [
-        c
-        for piece in CLAUSE.split(sentence)
-        if not _NEGATION.search(piece) and (c := set(content_of(base_forms(words(piece)))))
-    ]
+    plain_pieces = [p for p in CLAUSE.split(sentence) if not _NEGATION.search(p)]
+    plain = [c for p in plain_pieces if (c := set(content_of(base_forms(words(p)))))]
+    settled = _SETTLED.intersection(w for piece in plain_pieces for w in words(piece))
     for r in source.found:
-        if not any(same_word(r.act, w) for c in plain for w in c):
+        if r.hedge and settled and not _settled_later(r, settled, source):
+            pass  # a hedged statement reported as settled ("has appointed him")
+        elif not any(same_word(r.act, w) for c in plain for w in c):
             continue
         shared = {w for w in said if any(same_word(w, x) for x in r.about)}
         if len(shared - {r.act}) < MIN_SHARED or _stated(r, said, source):
             continue
         return r.quote
     return ""
+
+
+def _settled_later(r: Refusal, settled: frozenset[str], source: Refusals) -> bool:
+    """Whether the source settles what it hedged: a settled word in or after the hedge."""
+    return any(
+        stem(w) in r.about or any(i >= r.unit for i, _ in source.stated.get(root(stem(w)), []))
+        for w in settled
+    )
 
 
 def _stated(r: Refusal, said: set[str], source: Refusals) -> bool:
