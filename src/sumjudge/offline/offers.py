@@ -27,12 +27,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .decisions import shared_words
 from .lexicon import word_set
 from .records import Unit
 from .replies import AGREE, DECLINE, NEITHER, body
 from .text import content_of, sentences, words
 
-TAKE_UP = AGREE | word_set("acceptances")
+# (a bare "I'll" or "I can" takes on a task, not an offer: "I'll think about it")
+TAKE_UP = AGREE - {"i'll", "i will", "i can"} | word_set("acceptances")
 TURN_DOWN = DECLINE | word_set("declines")
 # a reply's clauses ("Late, but fine": "fine" is the answer)
 _REPLY_CLAUSE = re.compile(r"[,;]\s*|\s+(?:but|tapi|tetapi)\s+", re.IGNORECASE)
@@ -46,7 +48,9 @@ _SAID = re.compile(
     re.IGNORECASE,
 )
 # where the offer's name ends: the next clause of the summary
-_OBJECT_END = re.compile(r"[.;]|\s+(?:and|but|so|because|while|dan|tetapi|karena)\s+")
+_OBJECT_END = re.compile(
+    r"[.;]|,?\s+(?:and|but|so|because|while|dan|tetapi|karena)\s+|,\s+(?:as|since|which)\s+"
+)
 _FIGURE = re.compile(r"\d+(?:[:.]\d+)?[a-z]*", re.IGNORECASE)
 _REFERRING = frozenset({"it", "one", "that", "this", "them", "itu", "ini"})
 _ALTERNATIVES = re.compile(r"\b(?:or|atau)\b", re.IGNORECASE)
@@ -148,8 +152,8 @@ def settled_otherwise(sentence: str, offers: list[Settled], speakers: set[str]) 
         matched = [
             o
             for o in offers
-            if len(named & o.offer) >= MIN_NAMED
-            and not (o.alternatives and len(named & o.reply_words) < 1)
+            if len(shared_words(frozenset(named), o.offer)) >= MIN_NAMED
+            and not (o.alternatives and not shared_words(frozenset(named), o.reply_words))
         ]
         if not matched:
             continue
