@@ -57,3 +57,32 @@ def test_a_deferred_thing_called_in_is_cited(lex: OfflineScorer, summary: str) -
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
     assert not any(si.contradicts for si in lex.analyse(_SOURCE, summary).sentences)
+
+
+_PUSHED = (
+    "Lead: For Q3 we keep the search revamp. The export feature is pushed to next quarter.\n"
+    "Dev: Fine by me.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "The export feature is in for Q3.",
+        "The export feature stays in scope.",
+        "The search revamp is pushed to next quarter.",
+    ],
+)
+def test_kept_and_pushed_to_next_quarter_are_opposed(lex: OfflineScorer, summary: str) -> None:
+    assert any(si.contradicts for si in lex.analyse(_PUSHED, summary).sentences)
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "The search revamp is kept for Q3; the export feature is pushed to next quarter.",
+        "The search revamp is in for Q3.",
+    ],
+)
+def test_kept_and_pushed_faithful_twins(lex: OfflineScorer, summary: str) -> None:
+    assert not any(si.contradicts for si in lex.analyse(_PUSHED, summary).sentences)

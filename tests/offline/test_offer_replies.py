@@ -96,3 +96,30 @@ def test_an_offer_between_alternatives_needs_the_reply_to_name_the_option(
     )
     summary = "The customer turned down the 9:40 on Saturday and took the Sunday train."
     assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)
+
+
+_ID = (
+    "Agen: Selamat siang, dengan Rina. Ada yang bisa dibantu?\n"
+    "Pelanggan: Internet saya lambat terus sejak minggu lalu.\n"
+    "Agen: Kami bisa pindahkan Bapak ke paket 50 Mbps, harganya Rp250 ribu per bulan.\n"
+    "Pelanggan: Agak mahal, tapi boleh. Ambil saja yang itu.\n"
+    "Agen: Baik, paket 50 Mbps aktif besok pagi.\n"
+)
+
+
+def test_an_indonesian_offer_taken_up_reported_as_declined_is_cited(lex: OfflineScorer) -> None:
+    summary = "Pelanggan menolak paket 50 Mbps karena terlalu mahal."
+    got = [si.contradicts for si in lex.analyse(_ID, summary).sentences if si.contradicts]
+    assert len(got) == 1
+    assert "boleh" in got[0]
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Pelanggan memilih paket 50 Mbps seharga Rp250 ribu per bulan.",
+        "Pelanggan setuju pindah ke paket 50 Mbps, aktif besok pagi.",
+    ],
+)
+def test_indonesian_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
+    assert not any(si.contradicts for si in lex.analyse(_ID, summary).sentences)

@@ -52,11 +52,12 @@ _ID_PREFIX = re.compile(r"^(?:di|ter|ber|meng|peng|mem|pem|men|pen|me|pe)(?=[a-z
 _ID_SUFFIX = re.compile(r"(?<=[a-z]{4})(?:kan|nya|an)$")
 
 
-# "in" said of a thing kept in a plan ("the API is in.", "(in, ...)", "stays in"): read as
+# "in" said of a thing kept in a plan ("the API is in.", "(in, ...)", "stays in", "is in
+# for Q3"): read as
 # "in scope", the side of a decision opposite "deferred" (`words/contraries.txt`)
 _KEPT_IN = re.compile(
     r"(?:\(|\b(?:is|are|was|were|be|stays?|stayed|remains?|remained|kept|keeps?)\s+)in\b"
-    r"(?=\s*(?:[,.;:)]|$))",
+    r"(?=\s*(?:[,.;:)]|$)|\s+for\s)",
     re.IGNORECASE,
 )
 

@@ -125,6 +125,12 @@ def settled(units: list[Unit]) -> list[Settled]:
     return out
 
 
+def _about_offerer(subject: set[str], o: Settled, speakers: set[str]) -> bool:
+    """Whether a clause's subject names a speaker other than the one who replied."""
+    others = {w for s in speakers if s != o.replier for w in content_of(words(s))}
+    return bool(subject & others) and not subject & set(content_of(words(o.replier)))
+
+
 def settled_otherwise(sentence: str, offers: list[Settled], speakers: set[str]) -> str:
     """The offer and reply a summary sentence reports the other way round, or "".
 
@@ -154,14 +160,8 @@ def settled_otherwise(sentence: str, offers: list[Settled], speakers: set[str]) 
             for o in offers
             if len(shared_words(frozenset(named), o.offer)) >= MIN_NAMED
             and not (o.alternatives and not shared_words(frozenset(named), o.reply_words))
+            and not _about_offerer(subject, o, speakers)
         ]
-        if not matched:
-            continue
-        last = matched[-1]  # the later answer wins
-        others = {w for s in speakers if s != last.replier for w in content_of(words(s))}
-        mine = set(content_of(words(last.replier)))
-        if subject & others and not subject & mine:
-            continue  # about the offerer
-        if last.taken != taken:
-            return last.quote
+        if matched and matched[-1].taken != taken:  # (the later answer wins)
+            return matched[-1].quote
     return ""
