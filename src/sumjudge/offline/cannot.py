@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from .decisions import CLAUSE, base_forms, root, same_word
 from .lexicon import word_set
-from .records import Unit
+from .records import SourceInfo, Unit
 from .replies import body
 from .text import content_of, sentences, stem, words
 
@@ -65,31 +66,42 @@ class Refusal:
     hedge: bool = False  # "I can't promise it": what was just said is not settled
 
 
-@dataclass(frozen=True)
 class Refusals:
-    """A source's modal refusals, and its plain statements of acts by the act's root."""
+    """A source's modal refusals, and (built when first asked) its plain statements."""
 
-    found: list[Refusal]
-    # root of a word -> (unit, content words) of each clause stating it plainly
-    stated: dict[str, list[tuple[int, frozenset[str]]]]
+    def __init__(self, found: list[Refusal], units: list[Unit]) -> None:
+        self.found = found
+        self._units = units
 
+    @cached_property
+    def stated(self) -> dict[str, list[tuple[int, frozenset[str]]]]:
+        """Root of a word -> (unit, content words) of each clause stating it plainly.
 
-def refusals(units: list[Unit]) -> Refusals:
-    """The modal refusals of a source and its plain statements (one pass over its units)."""
-    found: list[Refusal] = []
-    stated: dict[str, list[tuple[int, frozenset[str]]]] = {}
-    for i, u in enumerate(units):
-        said = [s for s, _, _ in sentences(body(u, u.text))]
-        for k, sent in enumerate(said):
-            if sent.rstrip().endswith("?"):
-                continue  # "Can't you send one now?" asks
-            if not _REFUSAL.search(sent):
+        Built only for a source whose refusal a summary sentence may contradict (one pass).
+        """
+        out: dict[str, list[tuple[int, frozenset[str]]]] = {}
+        for i, u in enumerate(self._units):
+            for sent, _, _ in sentences(body(u, u.text)):
+                if sent.rstrip().endswith("?") or _REFUSAL.search(sent):
+                    continue
                 for piece in CLAUSE.split(sent):
                     if not _NEGATION.search(piece):
                         c = frozenset(content_of(base_forms(words(piece))))
                         for w in c:
-                            stated.setdefault(root(w), []).append((i, c))
-                continue
+                            out.setdefault(root(w), []).append((i, c))
+        return out
+
+
+def refusals(units: list[Unit]) -> Refusals:
+    """The modal refusals of a source (one pass over its units)."""
+    found: list[Refusal] = []
+    for i, u in enumerate(units):
+        if not _REFUSAL.search(u.text):
+            continue  # (most units: no sentence to split)
+        said = [s for s, _, _ in sentences(body(u, u.text))]
+        for k, sent in enumerate(said):
+            if sent.rstrip().endswith("?") or not _REFUSAL.search(sent):
+                continue  # "Can't you send one now?" asks
             for m in _REFUSAL.finditer(sent):
                 act = content_of(base_forms(words(m.group(1))))[:1]
                 if not act:
@@ -104,21 +116,24 @@ def refusals(units: list[Unit]) -> Refusals:
                     about |= set(content_of(base_forms(words(said[k - 1]))))
                 quote = f"{u.speaker}: {sent.strip()}" if u.speaker else sent.strip()
                 found.append(Refusal(act[0], frozenset(about - {act[0]}), i, quote, hedge))
-    return Refusals(found, stated)
+    return Refusals(found, units)
 
 
-def refused_but_done(sentence: str, source: Refusals) -> str:
+def refused_but_done(sentence: str, info: SourceInfo) -> str:
     """The source's refusal of an act a summary sentence states as done, or "".
 
     Args:
         sentence: A summary sentence.
-        source: The source's modal refusals and plain statements (`refusals`).
+        info: The analysed source (its modal refusals, `refusals`, read when first needed).
 
     Returns:
         The refusal as written ("Speaker: ..." in a transcript), or "".
     """
     ws = words(sentence)
-    if not source.found or sentence.rstrip().endswith("?") or not _OPEN.isdisjoint(ws):
+    if sentence.rstrip().endswith("?") or not _OPEN.isdisjoint(ws):
+        return ""
+    source = info.refusals
+    if not source.found:
         return ""
     said = set(content_of(base_forms(ws)))
     plain_pieces = [p for p in CLAUSE.split(sentence) if not _NEGATION.search(p)]

@@ -39,9 +39,9 @@ def settled_otherwise(sentence: str, region: range, info: SourceInfo) -> str:
     """
     return (
         swapped_choice(sentence, region, info)
-        or offer_settled_otherwise(sentence, info.offers, info.speakers)
-        or refused_but_done(sentence, info.refusals)
-        or given_to_the_other(sentence, info.decided, info.units)
+        or offer_settled_otherwise(sentence, info)
+        or refused_but_done(sentence, info)
+        or given_to_the_other(sentence, info)
     )
 
 

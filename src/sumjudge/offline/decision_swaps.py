@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .decisions import CLAUSE, base_forms, contrary_sides
+from .decisions import CLAUSE, CONTRARY_WORDS, base_forms, contrary_sides
 from .entities import names
-from .records import Unit
+from .records import SourceInfo, Unit
 from .replies import body
 from .text import sentences, words
 
@@ -49,6 +49,8 @@ def decided(units: list[Unit]) -> list[Decided]:
     """The clauses of a source giving a decision to a name, in order (one pass)."""
     out: list[Decided] = []
     for i, u in enumerate(units):
+        if CONTRARY_WORDS.isdisjoint(words(u.text)):
+            continue  # (most units: no decision word)
         for sent, _, _ in sentences(body(u, u.text)):
             if sent.rstrip().endswith("?"):
                 continue
@@ -60,25 +62,27 @@ def decided(units: list[Unit]) -> list[Decided]:
     return out
 
 
-def given_to_the_other(sentence: str, source: list[Decided], units: list[Unit]) -> str:
+def given_to_the_other(sentence: str, info: SourceInfo) -> str:
     """The source clause giving a summary clause's decision to another name, or "".
 
     Args:
         sentence: A summary sentence.
-        source: The source's decisions given to names (`decided`).
-        units: The source's units (the summary's name must be in the decision's passage).
+        info: The analysed source (its decisions given to names, `decided`, read when a
+            clause of the summary gives one; the summary's name must be in the decision's
+            passage).
 
     Returns:
         The source sentence as written ("Speaker: ..." in a transcript), or "".
     """
-    if not source or sentence.rstrip().endswith("?"):
+    if sentence.rstrip().endswith("?"):
         return ""
     pieces = [
         (frozenset(n.lower() for n in names(p, initial=True)), _named_sides(p)[1], p)
         for p in CLAUSE.split(sentence)
     ]
+    units = info.units
     for named, sides, piece in pieces:
-        if len(named) != 1 or not sides:
+        if len(named) != 1 or not sides or not (source := info.decided):
             continue
         (one,) = named
         # the names of the sentence's other clauses (given something else, or nothing)

@@ -29,13 +29,15 @@ from dataclasses import dataclass
 
 from .decisions import shared_words
 from .lexicon import word_set
-from .records import Unit
+from .records import SourceInfo, Unit
 from .replies import AGREE, DECLINE, NEITHER, body
 from .text import content_of, sentences, words
 
 # (a bare "I'll" or "I can" takes on a task, not an offer: "I'll think about it")
 TAKE_UP = AGREE - {"i'll", "i will", "i can"} | word_set("acceptances")
 TURN_DOWN = DECLINE | word_set("declines")
+# the first word of every answer head ("let's do": "let's")
+_HEAD_WORDS = frozenset(words(h)[0] for h in TAKE_UP | TURN_DOWN | NEITHER if words(h))
 # a reply's clauses ("Late, but fine": "fine" is the answer)
 _REPLY_CLAUSE = re.compile(r"[,;]\s*|\s+(?:but|tapi|tetapi)\s+", re.IGNORECASE)
 # a summary clause turning an offer down (group 1) or taking it up (group 2), and the
@@ -72,6 +74,8 @@ class Settled:
 
 def stance(text: str) -> bool | None:
     """True when a reply takes something up, False when it turns it down, else None."""
+    if _HEAD_WORDS.isdisjoint(words(text[:300])):
+        return None  # (most turns: no answer word near their start)
     found: set[bool] = set()
     for sent, _, _ in sentences(text)[:2]:
         for clause in _REPLY_CLAUSE.split(sent):
@@ -131,19 +135,20 @@ def _about_offerer(subject: set[str], o: Settled, speakers: set[str]) -> bool:
     return bool(subject & others) and not subject & set(content_of(words(o.replier)))
 
 
-def settled_otherwise(sentence: str, offers: list[Settled], speakers: set[str]) -> str:
+def settled_otherwise(sentence: str, info: SourceInfo) -> str:
     """The offer and reply a summary sentence reports the other way round, or "".
 
     Args:
         sentence: A summary sentence.
-        offers: The source's settled offers (`settled`).
-        speakers: The source's speakers (a clause naming the offerer is not read).
+        info: The analysed source (its settled offers, `settled`, read when first needed;
+            its speakers: a clause naming the offerer is not read).
 
     Returns:
         "Offerer: ... / Replier: ...", the last sentence of the offer and the reply.
     """
-    if not offers or sentence.rstrip().endswith("?"):
+    if sentence.rstrip().endswith("?") or not _SAID.search(sentence) or not info.offers:
         return ""
+    offers, speakers = info.offers, info.speakers
     for m in _SAID.finditer(sentence):
         if re.search(
             r"\b(?:not|never|n't|tidak|belum)\b", sentence[max(0, m.start() - 16) : m.start()]
