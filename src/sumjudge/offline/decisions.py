@@ -5,7 +5,8 @@ it the readings of decision wording that plain negation misses:
 
 - contrary words (`words/contraries.txt`), single words or phrases ("turned_down",
   "on_time", "only_if"): approve / reject, keep / cancel, waive / charge, on time / late;
-- a choice between two options ("X rather than Y", "X instead of Y", "instead of Y, X"):
+- a choice between two options ("X rather than Y", "X instead of Y", "instead of Y, X",
+  "chose X over Y", "X daripada Y"):
   X is asserted and Y turned down, so "Y" reads as a negated clause ("Let's switch instead
   of cancelling" says "not cancelling"); and two choices that name the same options the
   other way round ("frozen rather than cancelled" / "cancelled rather than frozen");
@@ -44,8 +45,14 @@ CLAUSE = re.compile(
     r"even\s+though|though|despite|dan|tetapi|namun|karena|sehingga|walaupun|meskipun)\s+"
 )
 # "X rather than Y", "X instead of Y": Y is the option turned down
-_CHOICE = re.compile(r"\s*,?\s+\b(?:rather\s+than|instead\s+of)\s+", re.IGNORECASE)
-_LEADING_CHOICE = re.compile(r"^\s*(?:rather\s+than|instead\s+of)\s+", re.IGNORECASE)
+# (and Indonesian "daripada"; "over" after a verb of choosing: "chose A over B")
+_CHOICE = re.compile(r"\s*,?\s+\b(?:rather\s+than|instead\s+of|daripada)\s+", re.IGNORECASE)
+_LEADING_CHOICE = re.compile(r"^\s*(?:rather\s+than|instead\s+of|daripada)\s+", re.IGNORECASE)
+_CHOSEN_OVER = re.compile(
+    r"\b(?:cho(?:se|ose|oses|osing|sen)|opt(?:s|ed)?\s+for|prefer(?:s|red)?|pick(?:s|ed)?|"
+    r"select(?:s|ed)?|went\s+with|go(?:es)?\s+with)\b.*?(\s+over\s+)",
+    re.IGNORECASE,
+)
 # Indonesian verbs and nouns share a root under their affixes: di-/meN-/peN-/ber-/ter-,
 # -kan/-an/-nya ("diajukan", "mengajukan", "pengajuan")
 _ID_PREFIX = re.compile(r"^(?:di|ter|ber|meng|peng|mem|pem|men|pen|me|pe)(?=[a-z]{4,})")
@@ -133,7 +140,10 @@ def choice(text: str) -> tuple[str, str]:
 def _split_once(text: str) -> tuple[str, str, str]:
     m = _CHOICE.search(text)
     if m is None:
-        return text, "", ""
+        over = _CHOSEN_OVER.search(text)
+        if over is None:
+            return text, "", ""
+        return text[: over.start(1)], over.group(1), text[over.end(1) :]
     return text[: m.start()], m.group(0), text[m.end() :]
 
 
