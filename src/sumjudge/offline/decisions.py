@@ -34,6 +34,11 @@ _PHRASES = tuple(
     )
     for p in CONTRARIES
 )
+# each phrase's words: a phrase is searched for only in a clause holding all of them
+_PHRASE_WORDS = tuple(
+    tuple(tuple(frozenset(w.split("_")) for w in side if "_" in w) for side in p)
+    for p in CONTRARIES
+)
 # the words of the contrary entries ("turned_down" as "turned" and "down")
 CONTRARY_WORDS = frozenset(
     part for pair in CONTRARIES for side in pair for w in side for part in w.split("_")
@@ -76,12 +81,19 @@ def kept_in(text: str) -> str:
 
 def contrary_sides(ws: list[str]) -> frozenset[tuple[int, int]]:
     """The (contrary pair, side) of every contrary word or phrase among the words `ws`."""
+    present = CONTRARY_WORDS.intersection(ws)
+    if not present:
+        return frozenset()  # (most clauses)
     joined = " ".join(ws)
     out: set[tuple[int, int]] = set()
     for k, (single, phrases) in enumerate(zip(_SINGLE, _PHRASES, strict=True)):
         for side in (0, 1):
             ph = phrases[side]
-            if not single[side].isdisjoint(ws) or (ph is not None and ph.search(joined)):
+            if not single[side].isdisjoint(present) or (
+                ph is not None
+                and any(parts <= present for parts in _PHRASE_WORDS[k][side])
+                and ph.search(joined)
+            ):
                 out.add((k, side))
     return frozenset(out)
 
