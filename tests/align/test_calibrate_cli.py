@@ -58,7 +58,7 @@ def test_calibrate_then_evaluate_with_the_profile(
     assert code == 0, err
     assert "cross-validation by source" in out and "verdict" in out
     data = json.loads(profile.read_text(encoding="utf-8"))
-    assert data["judge"] == "local-lexical" and data["judge_version"] == "offline-6"
+    assert data["judge"] == "local-lexical" and data["judge_version"] == "offline-7"
     assert data["metrics"]["coherence"]["offline_model"]["features"]
     figures = json.loads(report.read_text(encoding="utf-8"))["metrics"]["coherence"]
     assert {"spearman", "kendall", "summary_spearman"} <= set(figures)

