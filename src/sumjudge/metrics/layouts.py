@@ -77,12 +77,7 @@ def build_rubrics_first_request(
         f"<{scale}>}}"
     )
     return JudgeRequest(
-        messages=(
-            Message.of("system", static_system(metrics, options)),
-            Message("user", (shared_prefix(source, summary), ask)),
-        )
-        if options.render_prompt
-        else (),
+        messages=_messages(metrics, source, summary, ask, options),
         task=f"{metric.task}+rubrics_first@{LAYOUT_VERSION}",
         schema=SCORE_SCHEMA,
         schema_name=f"{metric.name}_verdict",
@@ -91,6 +86,21 @@ def build_rubrics_first_request(
         logprobs=options.logprobs,
         kind="score",
         subject=subject_of(source, summary, options.language, metric),
+    )
+
+
+def _messages(
+    metrics: Sequence[ScoreMetric], source: str, summary: str, ask: str, options: JudgeOptions
+) -> tuple[Message, ...]:
+    """The combined layouts' prompt: every metric's rubric, then the texts and the ask.
+
+    Empty for a judge that reads no prompt (`options.render_prompt` off).
+    """
+    if not options.render_prompt:
+        return ()
+    return (
+        Message.of("system", static_system(metrics, options)),
+        Message("user", (shared_prefix(source, summary), ask)),
     )
 
 
@@ -111,12 +121,7 @@ def build_single_request(
     names = ", ".join(m.name for m in metrics)
     ask = f"Rate the summary's {names}. Reply with exactly one JSON object: {{{shape}}}"
     return JudgeRequest(
-        messages=(
-            Message.of("system", static_system(metrics, options)),
-            Message("user", (shared_prefix(source, summary), ask)),
-        )
-        if options.render_prompt
-        else (),
+        messages=_messages(metrics, source, summary, ask, options),
         task="single_call@" + SINGLE_CALL_VERSION + "[" + ",".join(m.task for m in metrics) + "]",
         schema=_schema(metrics),
         schema_name="summary_verdicts",

@@ -29,13 +29,8 @@ from .text import sentences
 def settled_otherwise(sentence: str, region: range, info: SourceInfo) -> str:
     """The source sentence a summary sentence reports the other way round, or "".
 
-    Args:
-        sentence: The summary sentence.
-        region: The source units it is matched to (its best window and their neighbours).
-        info: The analysed source.
-
-    Returns:
-        The source sentence as written ("Speaker: ..." in a transcript), or "".
+    The arguments and the sentence returned are those of `polarity.contradiction`: the
+    summary sentence, the source units it is matched to, and the analysed source.
     """
     return (
         swapped_choice(sentence, region, info)
