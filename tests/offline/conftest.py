@@ -1,4 +1,5 @@
-"""What the offline judge's tests share: one lexical scorer, and its owner evidence."""
+"""What the offline judge's tests share: one lexical scorer, its owner evidence, and the
+source sentences it cites as contradicted."""
 
 from __future__ import annotations
 
@@ -17,3 +18,8 @@ def owner_evidence(scorer: OfflineScorer, source: str, summary: str) -> list[str
     """The consistency evidence lines that cite a task given to the wrong person (en, id)."""
     ev = scorer.score(source, summary, ["consistency"])["consistency"].evidence
     return [e for e in ev if "gives the task to" in e or "memberikan tugas" in e]
+
+
+def contradicted(scorer: OfflineScorer, source: str, summary: str) -> list[str]:
+    """The source sentences `scorer` cites as contradicted by `summary`, one per sentence."""
+    return [si.contradicts for si in scorer.analyse(source, summary).sentences if si.contradicts]

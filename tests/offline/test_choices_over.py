@@ -10,6 +10,8 @@ import pytest
 from sumjudge.offline import OfflineScorer
 from sumjudge.offline.decisions import choice
 
+from .conftest import contradicted
+
 _SOURCE = (
     "Ruth: Two sites are left for the new depot, Leeds and Bristol.\n"
     "Sam: Leeds is cheaper to lease, Bristol is closer to the port.\n"
@@ -47,7 +49,7 @@ def test_a_choice_over_another(text: str, split: tuple[str, str]) -> None:
 def test_a_choice_made_the_other_way_is_cited(
     lex: OfflineScorer, source: str, summary: str
 ) -> None:
-    assert any(si.contradicts for si in lex.analyse(source, summary).sentences)
+    assert contradicted(lex, source, summary)
 
 
 @pytest.mark.parametrize(
@@ -59,4 +61,4 @@ def test_a_choice_made_the_other_way_is_cited(
     ],
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, source: str, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)
+    assert not contradicted(lex, source, summary)

@@ -13,6 +13,8 @@ from sumjudge.offline import OfflineScorer
 from sumjudge.offline.decisions import contrary_sides
 from sumjudge.offline.polarity import clauses
 
+from .conftest import contradicted
+
 _SOURCE = (
     "Agent: Thanks for waiting. Please clean the filter first; that fixes most noise.\n"
     "Customer: Okay.\n"
@@ -38,7 +40,7 @@ def test_the_clauses_of_a_sentence_opening_with_its_condition_are_conditional() 
     ],
 )
 def test_a_conditional_plan_done_at_once_is_cited(lex: OfflineScorer, summary: str) -> None:
-    got = [si.contradicts for si in lex.analyse(_SOURCE, summary).sentences if si.contradicts]
+    got = contradicted(lex, _SOURCE, summary)
     assert len(got) == 1
     assert got[0].startswith("Agent: If the fan")
 
@@ -52,4 +54,4 @@ def test_a_conditional_plan_done_at_once_is_cited(lex: OfflineScorer, summary: s
     ],
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(_SOURCE, summary).sentences)
+    assert not contradicted(lex, _SOURCE, summary)

@@ -11,6 +11,8 @@ from sumjudge.offline import OfflineScorer
 from sumjudge.offline.decision_swaps import decided
 from sumjudge.offline.source import analyse_source
 
+from .conftest import contradicted
+
 _SOURCE = (
     "Grace: We saw three tenders for the cleaning contract: Brightway, Kleen and Ostara.\n"
     "Paul: Brightway is cheapest, but their references were thin.\n"
@@ -27,7 +29,7 @@ def test_the_source_decisions_are_read_with_their_names() -> None:
 
 def test_a_decision_given_to_the_other_name_is_cited(lex: OfflineScorer) -> None:
     summary = "Ostara stays on the reserve list; Brightway is rejected."
-    got = [si.contradicts for si in lex.analyse(_SOURCE, summary).sentences if si.contradicts]
+    got = contradicted(lex, _SOURCE, summary)
     assert got == ["Grace: We are rejecting Ostara, their price was double."]
 
 
@@ -41,4 +43,4 @@ def test_a_decision_given_to_the_other_name_is_cited(lex: OfflineScorer) -> None
     ],
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(_SOURCE, summary).sentences)
+    assert not contradicted(lex, _SOURCE, summary)

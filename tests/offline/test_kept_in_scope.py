@@ -10,6 +10,8 @@ import pytest
 from sumjudge.offline import OfflineScorer
 from sumjudge.offline.decisions import kept_in
 
+from .conftest import contradicted
+
 _SOURCE = (
     "Maya: We can fund two of the three Q3 items: the billing export, the audit log and"
     " the dark theme.\n"
@@ -42,7 +44,7 @@ def test_a_things_in_is_read_as_in_scope(text: str, read: str) -> None:
     ],
 )
 def test_a_deferred_thing_called_in_is_cited(lex: OfflineScorer, summary: str) -> None:
-    got = [si.contradicts for si in lex.analyse(_SOURCE, summary).sentences if si.contradicts]
+    got = contradicted(lex, _SOURCE, summary)
     assert len(got) == 1
     assert "postponed" in got[0]
 
@@ -56,7 +58,7 @@ def test_a_deferred_thing_called_in_is_cited(lex: OfflineScorer, summary: str) -
     ],
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(_SOURCE, summary).sentences)
+    assert not contradicted(lex, _SOURCE, summary)
 
 
 _PUSHED = (
@@ -74,7 +76,7 @@ _PUSHED = (
     ],
 )
 def test_kept_and_pushed_to_next_quarter_are_opposed(lex: OfflineScorer, summary: str) -> None:
-    assert any(si.contradicts for si in lex.analyse(_PUSHED, summary).sentences)
+    assert contradicted(lex, _PUSHED, summary)
 
 
 @pytest.mark.parametrize(
@@ -85,4 +87,4 @@ def test_kept_and_pushed_to_next_quarter_are_opposed(lex: OfflineScorer, summary
     ],
 )
 def test_kept_and_pushed_faithful_twins(lex: OfflineScorer, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(_PUSHED, summary).sentences)
+    assert not contradicted(lex, _PUSHED, summary)

@@ -11,6 +11,8 @@ from sumjudge.offline import OfflineScorer
 from sumjudge.offline.cannot import refusals
 from sumjudge.offline.source import analyse_source
 
+from .conftest import contradicted
+
 _ROAMING = (
     "Agent: Thanks for holding, Mr Okafor. The outage credit of 12 pounds is on your account.\n"
     "Customer: What about the roaming charges? I paid 25 pounds for a travel data pass.\n"
@@ -52,7 +54,7 @@ def test_the_act_refused_is_read_with_the_request() -> None:
 def test_a_refused_act_stated_as_done_is_cited(
     lex: OfflineScorer, source: str, summary: str, cited: str
 ) -> None:
-    got = [si.contradicts for si in lex.analyse(source, summary).sentences if si.contradicts]
+    got = contradicted(lex, source, summary)
     assert len(got) == 1
     assert cited in got[0]
 
@@ -67,7 +69,7 @@ def test_a_refused_act_stated_as_done_is_cited(
     ],
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, source: str, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)
+    assert not contradicted(lex, source, summary)
 
 
 def test_a_refusal_overturned_later_is_not_cited(lex: OfflineScorer) -> None:
@@ -78,7 +80,7 @@ def test_a_refusal_overturned_later_is_not_cited(lex: OfflineScorer) -> None:
         "Agent: Let me ask my manager. Okay, she agreed: I'll refund the delivery fee today."
     )
     summary = "The agent refunded the delivery fee for the late sofa."
-    assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)
+    assert not contradicted(lex, source, summary)
 
 
 _HEDGED = (
@@ -92,7 +94,7 @@ _HEDGED = (
 
 def test_a_hedged_statement_reported_as_settled_is_cited(lex: OfflineScorer) -> None:
     summary = "Mira has appointed Tariq audit lead; the board meeting on Friday will announce it."
-    got = [si.contradicts for si in lex.analyse(_HEDGED, summary).sentences if si.contradicts]
+    got = contradicted(lex, _HEDGED, summary)
     assert len(got) == 1
     assert "can't promise" in got[0]
 
@@ -106,10 +108,10 @@ def test_a_hedged_statement_reported_as_settled_is_cited(lex: OfflineScorer) -> 
     ],
 )
 def test_hedged_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(_HEDGED, summary).sentences)
+    assert not contradicted(lex, _HEDGED, summary)
 
 
 def test_a_hedge_settled_later_is_not_cited(lex: OfflineScorer) -> None:
     source = _HEDGED + "\nMira: Update: the board approved it today, you are appointed audit lead."
     summary = "Tariq was appointed audit lead after the board meeting on Friday."
-    assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)
+    assert not contradicted(lex, source, summary)

@@ -11,6 +11,8 @@ from sumjudge.offline import OfflineScorer
 from sumjudge.offline.decisions import negation_scope
 from sumjudge.offline.text import words
 
+from .conftest import contradicted
+
 
 def _scope(text: str) -> set[str]:
     ws = words(text)
@@ -46,4 +48,4 @@ def test_a_denied_object_stated_as_done_is_cited(lex: OfflineScorer) -> None:
     ],
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(_SOURCE, summary).sentences)
+    assert not contradicted(lex, _SOURCE, summary)

@@ -13,6 +13,8 @@ from sumjudge.offline import OfflineScorer
 from sumjudge.offline.offers import settled, stance
 from sumjudge.offline.source import analyse_source
 
+from .conftest import contradicted
+
 _TAKEN = (
     "Agent: Thanks for calling Railway Direct. Which journey is it?\n"
     "Customer: York to Leeds on Saturday. My train was cancelled.\n"
@@ -68,7 +70,7 @@ def test_an_offer_named_by_a_pronoun_is_read_with_the_turn_naming_it() -> None:
 def test_an_offer_reported_the_other_way_is_cited(
     lex: OfflineScorer, source: str, summary: str, cited: str
 ) -> None:
-    got = [si.contradicts for si in lex.analyse(source, summary).sentences if si.contradicts]
+    got = contradicted(lex, source, summary)
     assert len(got) == 1
     assert cited in got[0]
 
@@ -83,7 +85,7 @@ def test_an_offer_reported_the_other_way_is_cited(
     ],
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, source: str, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)
+    assert not contradicted(lex, source, summary)
 
 
 def test_an_offer_between_alternatives_needs_the_reply_to_name_the_option(
@@ -95,7 +97,7 @@ def test_an_offer_between_alternatives_needs_the_reply_to_name_the_option(
         "Agent: Booked."
     )
     summary = "The customer turned down the 9:40 on Saturday and took the Sunday train."
-    assert not any(si.contradicts for si in lex.analyse(source, summary).sentences)
+    assert not contradicted(lex, source, summary)
 
 
 _ID = (
@@ -109,7 +111,7 @@ _ID = (
 
 def test_an_indonesian_offer_taken_up_reported_as_declined_is_cited(lex: OfflineScorer) -> None:
     summary = "Pelanggan menolak paket 50 Mbps karena terlalu mahal."
-    got = [si.contradicts for si in lex.analyse(_ID, summary).sentences if si.contradicts]
+    got = contradicted(lex, _ID, summary)
     assert len(got) == 1
     assert "boleh" in got[0]
 
@@ -122,4 +124,4 @@ def test_an_indonesian_offer_taken_up_reported_as_declined_is_cited(lex: Offline
     ],
 )
 def test_indonesian_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(_ID, summary).sentences)
+    assert not contradicted(lex, _ID, summary)

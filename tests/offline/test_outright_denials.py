@@ -9,6 +9,8 @@ import pytest
 
 from sumjudge.offline import OfflineScorer
 
+from .conftest import contradicted
+
 _SOURCE = (
     "Mei: Two things from the weekend. A pallet fell off the top shelf in aisle four.\n"
     "Dev: Was anyone near it?\n"
@@ -20,7 +22,7 @@ _SOURCE = (
 
 
 def _cited(scorer: OfflineScorer, summary: str) -> list[str]:
-    return [si.contradicts for si in scorer.analyse(_SOURCE, summary).sentences if si.contradicts]
+    return contradicted(scorer, _SOURCE, summary)
 
 
 @pytest.mark.parametrize(

@@ -12,6 +12,8 @@ from sumjudge.offline import OfflineScorer
 from sumjudge.offline.replies import answered
 from sumjudge.offline.source import analyse_source
 
+from .conftest import contradicted
+
 _SOURCE = (
     "Hana: Next, the printed staff newsletter. Are we bringing it back?\n"
     "Luis: No, the printed newsletter stays cancelled this year; the budget is spent.\n"
@@ -57,4 +59,4 @@ def test_a_declined_proposal_stated_as_done_is_cited(lex: OfflineScorer) -> None
     ],
 )
 def test_faithful_twins_are_not_cited(lex: OfflineScorer, summary: str) -> None:
-    assert not any(si.contradicts for si in lex.analyse(_SOURCE, summary).sentences)
+    assert not contradicted(lex, _SOURCE, summary)
