@@ -6,7 +6,7 @@
   so that `main` refuses an output that is one of its inputs before anything is written.
 - What those flags build (retry policy, cache, prices) is `RunFlags`'s (`_runflags.py`).
 - `run_records`: the run's records, online or through the provider's batch endpoint
-  (`--batch-api`: then with the batch run's report, which the run summary shows).
+  (`--batch-api`: then with the `BatchRun`, whose report the run summary shows).
 - `BatchProgress`: a tqdm bar on stderr with items/s, ETA, failures and spend;
   `_Spinner`: an elapsed-time line while the one item of a pair of files is judged.
 - The results file (`RecordSink`, resume, partial files) is `_sink.py`'s.
@@ -30,7 +30,7 @@ from ._safety import CommandPaths, NamedPath
 from ._sink import RecordSink
 
 if TYPE_CHECKING:
-    from ..batch.options import BatchReport
+    from ..batch.run import BatchRun
     from ._runflags import RunFlags
 
 __all__ = [
@@ -157,23 +157,28 @@ def run_records(
     *,
     skip: Container[int],
     summary: RunSummary,
-) -> tuple[AsyncIterator[Record], BatchReport | None]:
-    """The run's records by the engine flags, and the batch run's report (None when online).
+) -> tuple[AsyncIterator[Record], BatchRun | None]:
+    """The run's records by the engine flags, and the batch run (None when online).
 
-    `evaluate_batch` decides online or batch (`--batch-api`: the evaluator's
-    `batch_options`; rate limits do not apply to a batch) and keeps a batch run's report
-    as `last_batch`, which the run summary shows.
+    With `--batch-api` (the evaluator's `batch_options`) the records come from a
+    `BatchRun`, held here so that its report reaches the summary; rate limits do not apply
+    to a batch.
     """
-    records = evaluator.evaluate_batch(
-        items,
-        concurrency=flags.concurrency,
-        requests_per_minute=flags.rpm,
-        tokens_per_minute=flags.tpm,
-        max_cost=flags.max_cost,
-        skip=skip,
-        summary=summary,
-    )
-    return records, evaluator.last_batch if evaluator.batch_options is not None else None
+    if evaluator.batch_options is None:
+        records = evaluator.evaluate_batch(
+            items,
+            concurrency=flags.concurrency,
+            requests_per_minute=flags.rpm,
+            tokens_per_minute=flags.tpm,
+            max_cost=flags.max_cost,
+            skip=skip,
+            summary=summary,
+        )
+        return records, None
+    from ..batch.run import BatchRun
+
+    batch = BatchRun(evaluator, evaluator.batch_options, max_cost=flags.max_cost)
+    return batch.records(items, concurrency=flags.concurrency, skip=skip, summary=summary), batch
 
 
 class BatchProgress:

@@ -251,7 +251,7 @@ async def _judge(
     )
     in_order: InOrder[dict[str, Any]] = InOrder(sink.done)
     spinner = _Spinner(sys.stderr, enabled=single and not flags.no_progress)
-    records, batch_report = run_records(flags, evaluator, items, skip=sink.done, summary=summary)
+    records, batch = run_records(flags, evaluator, items, skip=sink.done, summary=summary)
     try:
         with spinner:
             async for record in records:
@@ -273,13 +273,12 @@ async def _judge(
             for data in in_order.rest():
                 output.emit(sink, data)
         progress.close()
-    options = evaluator.batch_options
-    if batch_report is not None and batch_report.waiting and options is not None:
-        raise _BatchWaiting(batch_report, options)
+    if batch is not None and batch.report.waiting:
+        raise _BatchWaiting(batch.report, batch.options)
     output.finish()  # the table (or the array) before the run's summary lines
     extra: dict[str, Any] = {}
-    if batch_report is not None:
-        extra["batch"] = batch_report.to_dict()
+    if batch is not None:
+        extra["batch"] = batch.report.to_dict()
     if dataset is not None:
         done_note = " (this run; resumed items not included)" if sink.done else ""
         eprint(
@@ -296,7 +295,7 @@ async def _judge(
         )
     for line in summary_lines(summary, evaluator):
         eprint(redact(f"sumjudge: {line}"))
-    for line in batch_report.lines() if batch_report is not None else []:
+    for line in batch.report.lines() if batch is not None else []:
         eprint(redact(f"sumjudge: {line}"))
     if flags.summary_json:
         summary_data = {"judge": evaluator.judge_name, **summary.to_dict(), **extra}
