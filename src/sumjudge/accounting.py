@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 from .protocol import Usage
 
 if TYPE_CHECKING:
+    import asyncio
+
     from .ratelimit import RateLimiter
 
 __all__ = ["CallContext", "CallStats", "ItemLedger", "RunSummary", "Spend"]
@@ -94,11 +96,16 @@ class CallContext:
             are counted (None: counted on the caller only).
         limiter: the run's `RateLimiter` (None: the `JudgeCaller`'s own, if it has one).
         repair: re-ask when a reply cannot be read (`policy.max_repairs` times at most).
+        gate: the run's bound on this judge's calls in flight, shared by every item
+            (`calls_in_flight`; None: only the number of items bounds them). A slot is
+            held while one attempt is sent and answered, never during a back-off or for a
+            cache hit.
     """
 
     ledger: ItemLedger | None = None
     limiter: RateLimiter | None = None
     repair: bool = True
+    gate: asyncio.Semaphore | None = None
 
 
 @dataclass

@@ -318,7 +318,7 @@ class JudgeCaller:
                 self._contact.probe_done()
 
     async def _send(self, request: JudgeRequest, context: CallContext) -> JudgeResponse:
-        ledger, limiter = context.ledger, context.limiter
+        limiter, gate = context.limiter, context.gate
         estimate = estimate_prompt_tokens(request) if limiter is not None else 0
         attempt = 0
         while True:
@@ -327,29 +327,16 @@ class JudgeCaller:
             if self._contact.unreachable is not None:  # nor to a server that is not there
                 raise ConnectionFailedError(f"not sent: {self._contact.unreachable}")
             attempt += 1
-            ticket = await limiter.acquire(estimate) if limiter is not None else None
-            self.loop_guard.arm()
-            self.stats.attempts += 1
-            if ledger is not None:
-                ledger.attempts += 1
-            try:
-                response = _received(
-                    await within(self.judge.complete(request), self.policy.timeout), request
-                )
-            except asyncio.TimeoutError:
-                error: ProviderError = TransientProviderError(
-                    f"no reply within {self.policy.timeout:g} s"
-                )
-            except ProviderError as exc:
-                error = redact_error(exc)
-            else:
-                self._contact.seen(None)
-                self._account(response.usage, estimate, context, ticket)
-                return response
+            if gate is None:
+                outcome = await self._attempt(request, context, estimate)
+            else:  # the slot is held for the attempt only, not for the back-off below
+                async with gate:
+                    outcome = await self._attempt(request, context, estimate)
+            if isinstance(outcome, JudgeResponse):
+                return outcome
+            error = outcome
             self._contact.seen(error)
-            if isinstance(error, TruncatedResponseError):
-                self._account(error.usage or Usage(), estimate, context, ticket)
-            elif isinstance(error, AuthError) and self._refused is None:
+            if isinstance(error, AuthError) and self._refused is None:
                 self._refused = str(error)
             error.attempts = attempt
             if not error.retryable or attempt >= self.policy.max_attempts:
@@ -359,6 +346,31 @@ class JudgeCaller:
             if limiter is not None and isinstance(error, RateLimitError):
                 limiter.pause(wait)  # everyone backs off, not only this call
             await self._sleep(wait)
+
+    async def _attempt(
+        self, request: JudgeRequest, context: CallContext, estimate: int
+    ) -> JudgeResponse | ProviderError:
+        """One attempt: the judge's reply (accounted), or the error it failed with."""
+        limiter, ledger = context.limiter, context.ledger
+        ticket = await limiter.acquire(estimate) if limiter is not None else None
+        self.loop_guard.arm()
+        self.stats.attempts += 1
+        if ledger is not None:
+            ledger.attempts += 1
+        try:
+            response = _received(
+                await within(self.judge.complete(request), self.policy.timeout), request
+            )
+        except asyncio.TimeoutError:
+            return TransientProviderError(f"no reply within {self.policy.timeout:g} s")
+        except ProviderError as exc:
+            error = redact_error(exc)
+            if isinstance(error, TruncatedResponseError):  # a cut reply was paid for
+                self._account(error.usage or Usage(), estimate, context, ticket)
+            return error
+        self._contact.seen(None)
+        self._account(response.usage, estimate, context, ticket)
+        return response
 
     def _account(
         self,

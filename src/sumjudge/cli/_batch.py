@@ -94,6 +94,12 @@ def add_batch_arguments(p: argparse.ArgumentParser) -> None:
         "--concurrency", type=int_at_least(1), default=8, help="items judged at once (default 8)"
     )
     g.add_argument(
+        "--calls-in-flight",
+        type=int_at_least(1),
+        help="judge calls in flight at most, across items (default: no bound but "
+        "--concurrency); set --concurrency above it / metrics so no slot waits idle",
+    )
+    g.add_argument(
         "--rpm",
         "--requests-per-minute",
         dest="rpm",
@@ -173,6 +179,7 @@ def run_records(
             max_cost=flags.max_cost,
             skip=skip,
             summary=summary,
+            calls_in_flight=flags.calls_in_flight,
         )
         return records, None
     from ..batch.run import BatchRun

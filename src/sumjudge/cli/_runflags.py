@@ -50,6 +50,7 @@ class RunFlags:
     format: str | None = None
     output: str | None = None
     concurrency: int = 8
+    calls_in_flight: int | None = None
     rpm: float | None = None
     tpm: float | None = None
     max_attempts: int = 5

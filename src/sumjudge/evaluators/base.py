@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Container, Iterable, Mapping, Sequenc
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from ..accounting import RunSummary
+from ..accounting import CallContext, RunSummary
 from ..cache import ResponseCache
 from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
@@ -237,8 +237,9 @@ class Evaluator(Generic[ItemT, ResultT]):
         """
         item = self.coerce(data, index if index is not None else item_id(data))
         try:
-            panel = [(m.name, m.caller, None) for m in self.members]
-            run = ItemRun.start(self.caller, repair=self.repair, panel=panel)
+            alone = CallContext(repair=self.repair)
+            panel = [(m.name, m.caller, alone) for m in self.members]
+            run = ItemRun.start(self.caller, alone, panel)
             result, _ = await self._judge(item, run)
         except _Unfit as unfit:
             return self.unfit(item, unfit.fit.message(self.judge_name))
@@ -255,6 +256,7 @@ class Evaluator(Generic[ItemT, ResultT]):
         max_cost: float | None = None,
         skip: Container[int] | None = None,
         summary: RunSummary | None = None,
+        calls_in_flight: int | None = None,
     ) -> AsyncIterator[Record]:
         """Judge many items, yielding one record per item as it finishes.
 
@@ -275,6 +277,11 @@ class Evaluator(Generic[ItemT, ResultT]):
             skip: input indices not to judge at all (already done: resume). They are not
                 yielded; `summary.skipped` counts them.
             summary: a `RunSummary` to fill in (also kept as `self.last_summary`).
+            calls_in_flight: judge calls in flight at most, across items (a panel: per
+                member). None: only `concurrency` bounds them (items x their calls).
+                With a bound, set `concurrency` above it / calls per item, so that an
+                item waiting on its slowest call does not leave a slot idle
+                (docs/concurrency.md).
 
         With `batch_api=` the requests go to the provider's batch endpoint
         (`batch.run.BatchRun`, docs/batch.md; `self.last_batch` is its report) and the
@@ -286,7 +293,7 @@ class Evaluator(Generic[ItemT, ResultT]):
             batch = BatchRun(self, self.batch_options, max_cost=max_cost)
             self.last_batch = batch.report
             return batch.records(items, concurrency=concurrency, skip=skip, summary=summary)
-        limits = RunLimits(requests_per_minute, tokens_per_minute, max_cost)
+        limits = RunLimits(requests_per_minute, tokens_per_minute, max_cost, calls_in_flight)
         return self.online_records(
             items,
             caller=self.caller,

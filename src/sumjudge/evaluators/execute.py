@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from ..accounting import ItemLedger, RunSummary
 from ..plan import Call, Judged, MetricPlan
-from ..ratelimit import RateLimiter
 from ..runner import CallContext, JudgeCaller
 
 __all__ = ["ItemRun", "Stages", "flatten", "indexed"]
@@ -37,17 +36,17 @@ class ItemRun:
     def start(
         cls,
         caller: JudgeCaller,
-        *,
-        repair: bool,
-        limiter: RateLimiter | None = None,
-        panel: Sequence[tuple[str, JudgeCaller, RateLimiter | None]] = (),
+        shared: CallContext,
+        panel: Sequence[tuple[str, JudgeCaller, CallContext]] = (),
     ) -> ItemRun:
-        """A new item's run: a fresh ledger, and each panel member's (name, caller, limiter)."""
+        """A new item's run: a fresh ledger in the run's shared context and each member's.
+
+        `shared` holds what the run's calls share (limiter, gate, repair); `panel` gives
+        each member's (name, caller, own context).
+        """
         ledger = ItemLedger()
-        members = {
-            name: cls(member, CallContext(ledger, own, repair)) for name, member, own in panel
-        }
-        return cls(caller, CallContext(ledger, limiter, repair), members)
+        members = {name: cls(member, replace(own, ledger=ledger)) for name, member, own in panel}
+        return cls(caller, replace(shared, ledger=ledger), members)
 
     @property
     def ledger(self) -> ItemLedger:

@@ -10,11 +10,12 @@ collected replies.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Container, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from ..accounting import RunSummary
+from ..accounting import CallContext, RunSummary
 from ..cost import Price
 from ..errors import ConfigError
 from ..ratelimit import RateLimiter
@@ -43,11 +44,23 @@ class RunLimits:
         requests_per_minute: client-side cap on judge requests (None: no cap).
         tokens_per_minute: client-side cap on prompt + completion tokens.
         max_cost: stop starting new items once this many USD were spent in this run.
+        calls_in_flight: judge calls in flight at most, across items (a panel: per
+            member; None: no bound but the number of items in flight).
     """
 
     requests_per_minute: float | None = None
     tokens_per_minute: float | None = None
     max_cost: float | None = None
+    calls_in_flight: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.calls_in_flight is not None and self.calls_in_flight < 1:
+            raise ConfigError(f"calls_in_flight must be at least 1 (got {self.calls_in_flight})")
+
+    def context(self, limiter: RateLimiter | None, *, repair: bool) -> CallContext:
+        """What every item's calls to one judge share in a run: `limiter` and the gate."""
+        n = self.calls_in_flight
+        return CallContext(limiter=limiter, repair=repair, gate=asyncio.Semaphore(n) if n else None)
 
 
 NO_LIMITS = RunLimits()
@@ -106,17 +119,18 @@ class OnlineRun:
         self.callers: Sequence[JudgeCaller] = [m.caller for m in self.members] or [caller]
         self._before = total_stats(self.callers)
         self._befores = {m.name: replace(m.caller.stats) for m in self.members}
-        rpm, tpm = limits.requests_per_minute, limits.tokens_per_minute
-        self.limiter = RateLimiter(rpm, tpm) if rpm or tpm else None
-        self.limiters = member_limiters(self.members, rpm, tpm)
+        rpm, tpm, repair = limits.requests_per_minute, limits.tokens_per_minute, evaluator.repair
+        self.shared = limits.context(RateLimiter(rpm, tpm) if rpm or tpm else None, repair=repair)
+        # each member keeps its own limits: its own limiter and its own calls in flight
+        limiters = member_limiters(self.members, rpm, tpm) or {}
+        self.panel = [
+            (m.name, m.caller, limits.context(limiters.get(m.name), repair=repair))
+            for m in self.members
+        ]
 
     def item_run(self) -> ItemRun:
-        """A new item's run: its ledger, the run's limiter, each member's own limiter."""
-        limiters = self.limiters or {}
-        panel = [(m.name, m.caller, limiters.get(m.name)) for m in self.members]
-        return ItemRun.start(
-            self.caller, repair=self.evaluator.repair, limiter=self.limiter, panel=panel
-        )
+        """A new item's run: its ledger in the run's shared context (and each member's)."""
+        return ItemRun.start(self.caller, self.shared, self.panel)
 
     def stop(self) -> str | None:
         """Why no new item starts: every caller halted, or `max_cost` reached; else None."""
