@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import ParseError
-from ..protocol import JudgeRequest, JudgeResponse, Message
+from ..protocol import JudgeRequest, JudgeResponse
 from ..types import SectionDefinition
-from ._conversation import system_message
+from ._conversation import build_request
 from ._delimit import fenced, seal
 from ._read import as_str, reply_object
 
@@ -91,18 +91,19 @@ def completeness_question(directive: str) -> str:
 
 
 def rubric_request(definition: SectionDefinition) -> JudgeRequest:
-    """The question-generation request for one definition (no conversation data in it)."""
+    """The question-generation request for one definition (no conversation data in it).
+
+    It has the conversation metrics' layout (`build_request`: their system message, then
+    the data block and the instructions), with the definition as the data block.
+    """
     body = f"Name: {definition.name}\nDefinition: {definition.instruction}"
-    block = fenced("section", seal(body), body) + "\n\n"
-    return JudgeRequest(
-        messages=(
-            Message.of("system", system_message("the language of the section definition")),
-            Message("user", (block, _INSTRUCTIONS)),
-        ),
+    return build_request(
         task=TASK,
+        prefix=fenced("section", seal(body), body) + "\n\n",
+        instructions=_INSTRUCTIONS,
         schema=SCHEMA,
         schema_name="section_rubric",
-        temperature=0.0,
+        language="the language of the section definition",
         max_tokens=1024,
         kind="rubric",
     )
