@@ -10,6 +10,7 @@ import pytest
 
 from sumjudge.offline import OfflineScorer
 from sumjudge.offline.grammar import agreement_errors
+from sumjudge.offline.grammar_subjects import KnownWords
 from sumjudge.offline.polarity import Clause, opposed
 
 from .faithful_corpus import BOARD_MEETING_EN
@@ -180,7 +181,7 @@ def test_opposed_needs_a_restatement() -> None:
 def test_agreement_errors(sentence: str, errors: list[str]) -> None:
     """The agreement patterns, each cited as the words at fault."""
     vocabulary = {"customers", "issues"}
-    assert agreement_errors(sentence, vocabulary) == errors
+    assert agreement_errors(sentence, KnownWords(vocabulary)) == errors
 
 
 @pytest.mark.parametrize(
@@ -198,7 +199,9 @@ def test_agreement_errors(sentence: str, errors: list[str]) -> None:
 )
 def test_fluent_sentences_have_no_agreement_errors(sentence: str) -> None:
     """Possessive "their", modifiers ("many customer accounts"), questions, plurals."""
-    assert agreement_errors(sentence, {"customers", "accounts", "teams", "minutes"}) == []
+    assert (
+        agreement_errors(sentence, KnownWords({"customers", "accounts", "teams", "minutes"})) == []
+    )
 
 
 def test_grammar_caps_fluency(lex: OfflineScorer) -> None:
@@ -254,7 +257,7 @@ def test_doers_in_any_tense_and_self_introduced_names(lex: OfflineScorer) -> Non
 def test_more_agreement_errors(sentence: str, error: str) -> None:
     """Modal + inflected verb, wrong verb forms, counts, pronouns with an adverb, "going be"."""
     vocabulary = {"start", "days", "updat", "cards"}
-    assert error in agreement_errors(sentence, vocabulary)
+    assert error in agreement_errors(sentence, KnownWords(vocabulary))
 
 
 @pytest.mark.parametrize(
@@ -270,4 +273,6 @@ def test_more_agreement_errors(sentence: str, error: str) -> None:
 )
 def test_more_fluent_sentences(sentence: str) -> None:
     """Their correct forms, and numbers that are no counts of a noun."""
-    assert agreement_errors(sentence, {"start", "days", "teams", "rooms", "updat"}) == []
+    assert (
+        agreement_errors(sentence, KnownWords({"start", "days", "teams", "rooms", "updat"})) == []
+    )

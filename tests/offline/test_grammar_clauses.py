@@ -10,6 +10,7 @@ import pytest
 
 from sumjudge.offline.grammar import agreement_errors, singular_names
 from sumjudge.offline.grammar_id import indonesian_errors
+from sumjudge.offline.grammar_subjects import KnownWords
 
 VOCABULARY = {"roles", "role", "quote", "quotes", "offices", "office", "printers", "updated"}
 PERSONS = frozenset(["lena", "omar"])
@@ -37,7 +38,7 @@ PERSONS = frozenset(["lena", "omar"])
 )
 def test_clause_errors(sentence: str, error: str) -> None:
     """Each rule finds its error, cited as the words at fault."""
-    assert error in agreement_errors(sentence, VOCABULARY, PERSONS)
+    assert error in agreement_errors(sentence, KnownWords(VOCABULARY, PERSONS))
 
 
 @pytest.mark.parametrize(
@@ -69,7 +70,7 @@ def test_clause_errors(sentence: str, error: str) -> None:
 )
 def test_fluent_twins(sentence: str) -> None:
     """The same shapes written well: no error."""
-    assert agreement_errors(sentence, VOCABULARY, PERSONS) == []
+    assert agreement_errors(sentence, KnownWords(VOCABULARY, PERSONS)) == []
 
 
 def test_a_name_in_a_joined_subject_is_still_one_person() -> None:

@@ -11,6 +11,7 @@ import pytest
 from sumjudge.offline import OfflineScorer
 from sumjudge.offline.grammar import agreement_errors, garbled, grammar_errors, persons_of
 from sumjudge.offline.grammar_id import indonesian_errors
+from sumjudge.offline.grammar_subjects import KnownWords
 
 VOCABULARY = {
     "failed",
@@ -31,6 +32,7 @@ VOCABULARY = {
 }
 PERSONS = frozenset(["maria", "omar", "ann", "ben", "carla"])
 NAMES = frozenset(["chelsea", "falcon"])
+KNOWN = KnownWords(VOCABULARY, PERSONS, NAMES)
 
 
 @pytest.mark.parametrize(
@@ -66,7 +68,7 @@ NAMES = frozenset(["chelsea", "falcon"])
 )
 def test_english_errors(sentence: str, error: str) -> None:
     """Each rule finds its error, cited as the words at fault."""
-    assert error in agreement_errors(sentence, VOCABULARY, PERSONS, NAMES)
+    assert error in agreement_errors(sentence, KNOWN)
 
 
 @pytest.mark.parametrize(
@@ -109,7 +111,7 @@ def test_english_errors(sentence: str, error: str) -> None:
 )
 def test_fluent_english(sentence: str) -> None:
     """Names, lists, collective nouns, subjunctives, inversions, imperatives: no error."""
-    assert agreement_errors(sentence, VOCABULARY, PERSONS, NAMES) == []
+    assert agreement_errors(sentence, KNOWN) == []
 
 
 @pytest.mark.parametrize(

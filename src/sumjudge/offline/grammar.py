@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .grammar_id import indonesian_errors
-from .grammar_subjects import verb_form_errors
+from .grammar_subjects import KnownWords, verb_form_errors
 from .grammar_verbs import BARE_VERBS, IRREGULAR_BASES, SINGULAR_S, base_verb
 from .lexicon import FRACTION_WORDS, MONTHS, ORDINAL_WORDS, STOP, TITLES, word_set
 from .text import words
@@ -127,28 +127,22 @@ def grammar_errors(
         persons: Lower-case names of the people of the source (`grammar_verbs`).
         names: Lower-case proper names of the source and summary.
     """
+    known = KnownWords(vocabulary, persons, names)
     if language == "id":
-        return [indonesian_errors(s, names | persons) for s in sents]
+        return [indonesian_errors(s, known.all_names) for s in sents]
     if language != "en":
         return [[] for _ in sents]
-    return [agreement_errors(s, vocabulary, persons, names) for s in sents]
+    return [agreement_errors(s, known) for s in sents]
 
 
-def agreement_errors(
-    sent: str,
-    vocabulary: set[str],
-    persons: frozenset[str] = frozenset(),
-    names: frozenset[str] = frozenset(),
-) -> list[str]:
+def agreement_errors(sent: str, known: KnownWords) -> list[str]:
     """The grammar errors of one English sentence, each as the words at fault ("many customer").
 
     Args:
         sent: The sentence.
-        vocabulary: Words the summary and its source use (a noun's plural is looked up
-            there, to know the word is a countable noun).
-        persons: Lower-case names of the people of the source (`grammar_verbs`).
-        names: Lower-case proper names of the source and summary.
+        known: The words and names of the summary and its source.
     """
+    vocabulary = known.vocabulary
     ws = words(sent)
     out: list[str] = [w for w in ws if w in WRONG_FORMS]
     out += _count_errors(sent, vocabulary) + _number_errors(sent, vocabulary)
@@ -182,7 +176,7 @@ def agreement_errors(
             w in ("more", "most") and _double_comparative(ws, i)
         ):
             out.append(f"{w} {nxt}")
-    out += verb_form_errors(sent, vocabulary, persons, names)
+    out += verb_form_errors(sent, known)
     # one error found by two rules ("two day" is a count and a quantifier) is one error
     return list(dict.fromkeys(out))
 

@@ -15,12 +15,15 @@ subjunctive clauses ("at the heart of it are", "if it were", "that he pay") are 
 alone. Persons are given (`grammar.persons_of`: speakers, titled and introduced names, and
 names used with "is"/"was" only); other names (teams, companies: British English gives
 them plural verbs) are never checked. `verb_form_errors` adds `grammar_verbs`' auxiliary
-errors: it is the English verb rules' entry point.
+errors: it is the English verb rules' entry point. `KnownWords` is what every English rule
+knows beyond the sentence it reads: the words and names of the summary and its source.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import cached_property
 
 from .grammar_clauses import and_clause, bare_after_preposition, clause_errors, coordinated_bare
 from .grammar_verbs import (
@@ -95,31 +98,46 @@ _STOP_ADJECTIVES = frozenset(["new", "same", "other", "own", "whole", "main", "n
 _TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)*|[^\w\s]")
 
 
-def verb_form_errors(
-    sent: str,
-    vocabulary: set[str],
-    persons: frozenset[str] = frozenset(),
-    names: frozenset[str] = frozenset(),
-) -> list[str]:
+@dataclass(frozen=True)
+class KnownWords:
+    """What the English rules know beyond one sentence: the summary's and its source's words.
+
+    Made once per summary (`grammar.grammar_errors`) and read by every sentence's rules.
+
+    Attributes:
+        vocabulary: Lower-case words of the summary and its source (a noun's plural there
+            shows that it is a countable noun; a verb's "-ed" form, that a word is a verb).
+        persons: Lower-case names of the people of the source (`grammar.persons_of`).
+        names: Lower-case proper names of the source and summary (a team or a company:
+            never a subject checked for its number).
+    """
+
+    vocabulary: set[str]
+    persons: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()
+
+    @cached_property
+    def all_names(self) -> frozenset[str]:
+        """Every name, of a person or not: a capitalised word no rule reads as a noun."""
+        return self.names | self.persons
+
+
+def verb_form_errors(sent: str, known: KnownWords) -> list[str]:
     """The verb-form errors of one sentence, each as the words at fault ("she pay").
 
     Args:
         sent: The sentence, as written (capitals mark names).
-        vocabulary: Lower-case words of the summary and its source (a verb's "-ed" form
-            there shows that a word is a verb).
-        persons: Lower-case names of the people in the source.
-        names: Lower-case proper names of the source and summary (a team or a company:
-            never a subject checked for its number).
+        known: The words and names of the summary and its source.
     """
     raw = [t.replace("’", "'") for t in _TOKEN.findall(sent)]
     toks = [t.lower() for t in raw]
     out: list[str] = []
     for i, t in enumerate(toks):
-        out += auxiliary_errors(toks, i, vocabulary)
+        out += auxiliary_errors(toks, i, known.vocabulary)
         if _clause_start(toks, i) or and_clause(toks, i):
-            out += _subject(raw, toks, i, vocabulary, persons, names | persons)
+            out += _subject(raw, toks, i, known)
         elif i > 0 and toks[i - 1] in ("and", "or") and t in _DETERMINERS:
-            out += _noun_subject(raw, toks, i, vocabulary, names | persons, False)
+            out += _noun_subject(raw, toks, i, known, False)
     return out + clause_errors(raw, toks)
 
 
@@ -138,15 +156,9 @@ def _clause_start(toks: list[str], i: int) -> bool:
     return chunk >= 4
 
 
-def _subject(
-    raw: list[str],
-    toks: list[str],
-    i: int,
-    vocabulary: set[str],
-    persons: frozenset[str],
-    names: frozenset[str],
-) -> list[str]:
+def _subject(raw: list[str], toks: list[str], i: int, known: KnownWords) -> list[str]:
     """An error of the subject starting a clause at `i` with its verb, or []."""
+    vocabulary, persons = known.vocabulary, known.persons
     t = toks[i]
     opener = toks[i - 1] if i > 0 else ""
     if t in SINGULAR_PRONOUNS | PLURAL_PRONOUNS:
@@ -170,7 +182,7 @@ def _subject(
             opener not in _SUBJUNCTIVE["bare"] and base_verb(v, vocabulary, True)
         )
         return ([join_words(raw[i : j + 1])] if wrong else []) + coordinated_bare(raw, toks, j)
-    return _noun_subject(raw, toks, i, vocabulary, names, True)
+    return _noun_subject(raw, toks, i, known, True)
 
 
 def _after_apposition(toks: list[str], k: int) -> int:
@@ -186,12 +198,7 @@ def _after_apposition(toks: list[str], k: int) -> int:
 
 
 def _noun_subject(
-    raw: list[str],
-    toks: list[str],
-    i: int,
-    vocabulary: set[str],
-    names: frozenset[str],
-    clause_start: bool,
+    raw: list[str], toks: list[str], i: int, known: KnownWords, clause_start: bool
 ) -> list[str]:
     """A noun phrase starting a clause at `i` ("the rear light are") with a wrong verb."""
     opener = toks[i - 1] if i > 0 else ""
@@ -213,7 +220,7 @@ def _noun_subject(
     if k == start or k >= len(toks):
         return []
     head, head_raw = toks[k - 1], raw[k - 1]
-    if not head.isalpha() or (head_raw[:1].isupper() and k - 1 > 0) or head in names:
+    if not head.isalpha() or (head_raw[:1].isupper() and k - 1 > 0) or head in known.all_names:
         return []  # a name or a number ends the phrase
     j = verb_after(toks, k)
     v = toks[j] if j >= 0 else ""
@@ -222,7 +229,7 @@ def _noun_subject(
     m = bare_after_preposition(toks, j) if clause_start and singular_head(head) else -1
     if m > 0 and opener not in _SUBJUNCTIVE["bare"]:  # "the alert at 95% give"
         return [join_words(raw[start : m + 1])]
-    if plural_head(head, vocabulary) and clause_start:
+    if plural_head(head, known.vocabulary) and clause_start:
         return [words] if v in SINGULAR_BE or (v.endswith("s") and _verb_only(v)) else []
     if not singular_head(head):
         return []
