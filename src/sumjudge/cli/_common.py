@@ -17,7 +17,7 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from typing import TextIO
+from typing import TextIO, TypedDict
 
 __all__ = [
     "EXIT_BUG",
@@ -25,10 +25,13 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_ITEM_ERRORS",
     "EXIT_OK",
+    "BootstrapSettings",
     "add_bootstrap_arguments",
+    "bootstrap_settings",
     "choose_model",
     "eprint",
     "int_at_least",
+    "metric_names",
     "name_list",
     "non_empty",
     "non_negative_float",
@@ -94,6 +97,13 @@ def name_list(text: str) -> str:
     return text
 
 
+def metric_names(text: str | None) -> list[str] | None:
+    """The names of a `name_list` flag's value (None: the flag was not given)."""
+    if not text:
+        return None
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def positive_float(text: str) -> float:
     """An argparse type: a finite number > 0."""
     value = _number(text, float)
@@ -150,6 +160,19 @@ def add_bootstrap_arguments(
     p.add_argument(
         "--seed", type=int, default=None if unset else 0, help="bootstrap seed (default 0)"
     )
+
+
+class BootstrapSettings(TypedDict):
+    """The bootstrap's keyword arguments (`compare_results`, `run_meta_eval` take them)."""
+
+    alpha: float
+    n_resamples: int
+    seed: int
+
+
+def bootstrap_settings(args: argparse.Namespace) -> BootstrapSettings:
+    """The values of `add_bootstrap_arguments`' flags, to pass on as keyword arguments."""
+    return {"alpha": args.alpha, "n_resamples": args.n_resamples, "seed": args.seed}
 
 
 def choose_model(explicit: str | None, base_url: str | None) -> str:

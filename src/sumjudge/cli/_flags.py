@@ -159,21 +159,32 @@ def add_run_arguments(
     p.set_defaults(handler=handler, check=check_all)
 
 
-def add_batch_api_arguments(p: argparse.ArgumentParser) -> None:
-    """--batch-api, --no-wait and --batch-poll: the providers' batch endpoints."""
+def add_batch_api_arguments(p: argparse.ArgumentParser, *, no_wait: bool = True) -> None:
+    """--batch-api, --no-wait and --batch-poll: the providers' batch endpoints.
+
+    Args:
+        p: The subcommand's parser.
+        no_wait: Add --no-wait (submit and exit). A command whose output needs every
+            reply at once (meta-eval: one judge card) always waits, so has no --no-wait.
+    """
     g = p.add_argument_group("provider batch endpoints (docs/batch.md)")
+    after = (
+        "the job survives the process (rerun the command, or see `sumjudge jobs`)"
+        if no_wait
+        else "waits for the batches"
+    )
     g.add_argument(
         "--batch-api",
         action="store_true",
         help="send the requests through the provider's batch endpoint (openai/ and "
-        "OpenAI-compatible servers): about half the price, results within 24 h; the "
-        "job survives the process (rerun the command, or see `sumjudge jobs`)",
+        f"OpenAI-compatible servers): about half the price, results within 24 h; {after}",
     )
-    g.add_argument(
-        "--no-wait",
-        action="store_true",
-        help="with --batch-api: submit the round and exit; rerun the command to collect",
-    )
+    if no_wait:
+        g.add_argument(
+            "--no-wait",
+            action="store_true",
+            help="with --batch-api: submit the round and exit; rerun the command to collect",
+        )
     g.add_argument(
         "--batch-poll",
         type=positive_float,

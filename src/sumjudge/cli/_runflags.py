@@ -20,7 +20,7 @@ from ..batch.options import BatchOptions
 from ..cache import ResponseCache, default_cache_dir
 from ..cost import ModelTable, Price
 from ..runner import RetryPolicy
-from ._common import choose_model, eprint
+from ._common import choose_model, eprint, metric_names
 from ._flags import use_http_client
 
 __all__ = ["RunFlags"]
@@ -91,9 +91,7 @@ class RunFlags:
 
     def metric_list(self) -> list[str] | None:
         """The --metrics value as a list (None: the evaluator's default)."""
-        if not self.metrics:
-            return None
-        return [m.strip() for m in self.metrics.split(",") if m.strip()]
+        return metric_names(self.metrics)
 
     def retry_policy(self) -> RetryPolicy:
         """The retry policy of --max-attempts and --timeout."""

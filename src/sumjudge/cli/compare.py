@@ -12,7 +12,15 @@ import json
 import sys
 from typing import Any
 
-from ._common import EXIT_CONFIG, EXIT_OK, add_bootstrap_arguments, eprint, name_list
+from ._common import (
+    EXIT_CONFIG,
+    EXIT_OK,
+    add_bootstrap_arguments,
+    bootstrap_settings,
+    eprint,
+    metric_names,
+    name_list,
+)
 from ._safety import CommandPaths, atomic_write_text
 
 __all__ = ["add_parser", "compare_paths", "run"]
@@ -68,17 +76,14 @@ def run(args: argparse.Namespace) -> int:
     """Compare the two runs and write what was asked; returns the exit code."""
     from ..compare import compare_results
 
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
     try:
         result = compare_results(
             args.base,
             args.candidate,
-            metrics=metrics,
-            alpha=args.alpha,
-            n_resamples=args.n_resamples,
-            seed=args.seed,
+            metrics=metric_names(args.metrics),
             base_inputs=args.base_inputs,
             candidate_inputs=args.candidate_inputs,
+            **bootstrap_settings(args),
         )
     except ValueError as exc:
         eprint(f"sumjudge: error: {exc}")

@@ -19,14 +19,15 @@ from ..metrics import SUMMARY_METRICS
 from ._common import (
     EXIT_OK,
     add_bootstrap_arguments,
+    bootstrap_settings,
     choose_model,
     eprint,
     int_at_least,
+    metric_names,
     name_list,
     non_empty,
-    positive_float,
 )
-from ._flags import add_http_client_argument, use_http_client
+from ._flags import add_batch_api_arguments, add_http_client_argument, use_http_client
 from ._safety import CommandPaths, atomic_write_text
 
 __all__ = ["add_parser", "run"]
@@ -73,18 +74,7 @@ def add_parser(sub: Any) -> None:
         help="judge with a calibration profile from `sumjudge calibrate` (docs/align.md)",
     )
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument(
-        "--batch-api",
-        action="store_true",
-        help="judge through the provider's batch endpoint (about half the price; waits "
-        "for the batches, see docs/batch.md)",
-    )
-    p.add_argument(
-        "--batch-poll",
-        type=positive_float,
-        default=30.0,
-        help="with --batch-api: longest wait in seconds between two status checks",
-    )
+    add_batch_api_arguments(p, no_wait=False)
     p.set_defaults(handler=run, paths=meta_eval_paths)
 
 
@@ -99,7 +89,6 @@ async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
 
     use_http_client(args.http_client)
     model = choose_model(args.model, args.base_url)
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()] if args.metrics else None
     datasets = (
         [d.strip() for arg in args.dataset for d in arg.split(",") if d.strip()]
         if args.dataset
@@ -127,17 +116,15 @@ async def _judge(args: argparse.Namespace, path: Path) -> tuple[Any, int]:
             path,
             model=model,
             base_url=args.base_url,
-            metrics=metrics,
+            metrics=metric_names(args.metrics),
             concurrency=args.concurrency,
             limit=args.limit,
             datasets=datasets,
-            n_resamples=args.n_resamples,
-            seed=args.seed,
-            alpha=args.alpha,
             logprobs=not args.no_logprobs,
             on_record=on_record,
             batch_api=_batch(args),
             calibration=args.calibration,
+            **bootstrap_settings(args),
         )
     finally:
         if progress is not None:
