@@ -10,7 +10,7 @@ batch run: every item ends in exactly one of its four states.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from .protocol import Usage
@@ -47,16 +47,13 @@ class CallStats(Spend):
 
     def since(self, before: CallStats) -> CallStats:
         """The counts since `before` (a snapshot of the same counters)."""
-        # spelled out, not over dataclasses.fields: a run takes this once per item
-        return CallStats(
-            self.calls - before.calls,
-            self.attempts - before.attempts,
-            self.cache_hits - before.cache_hits,
-            self.usage - before.usage,
-            self.cost_usd - before.cost_usd,
-            self.retries - before.retries,
-            self.failures - before.failures,
-        )
+        # Over the declared counters, so that one added later is subtracted too. A run
+        # takes this once per finished item, not per call: 2.2 us against 1.4 us spelled
+        # out, no change in `benchmarks/item_path.py` (the hot path is Usage.__add__).
+        return CallStats(*[getattr(self, n) - getattr(before, n) for n in _CALL_COUNTERS])
+
+
+_CALL_COUNTERS = tuple(f.name for f in fields(CallStats))
 
 
 @dataclass
