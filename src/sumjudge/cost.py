@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .jsonfields import NOT_IN_JSON, json_key, report_dict
 from .protocol import JudgeRequest, Usage
 from .tokens import CHARS_PER_TOKEN, estimate_tokens
 
@@ -208,17 +209,23 @@ class CostEstimate:
     `add_item` takes one item's requests in the order they are sent; the first shares its
     prefix with the others, so with provider prompt caching the later ones are billed the
     prefix at the cached rate when it is at least `MIN_CACHEABLE_PREFIX` tokens long.
+    `to_dict` writes the counts in this order under their JSON keys (`json_key`), then
+    the costs it computes, the method and the notes.
     """
 
-    price: Price | None
+    price: Price | None = field(metadata=NOT_IN_JSON)
     items: int = 0
-    requests: int = 0
-    cached_in_response_cache: int = 0
-    prompt_tokens: int = 0
-    cacheable_prompt_tokens: int = 0
-    completion_tokens: int = 0
     invalid_items: int = 0
-    notes: list[str] = field(default_factory=list)
+    requests: int = 0
+    cached_in_response_cache: int = field(
+        default=0, metadata=json_key("answered_from_response_cache")
+    )
+    prompt_tokens: int = field(default=0, metadata=json_key("estimated_prompt_tokens"))
+    cacheable_prompt_tokens: int = field(
+        default=0, metadata=json_key("estimated_cacheable_prompt_tokens")
+    )
+    completion_tokens: int = field(default=0, metadata=json_key("assumed_completion_tokens"))
+    notes: list[str] = field(default_factory=list, metadata=NOT_IN_JSON)
 
     def add_item(self, requests: list[JudgeRequest], already_cached: list[bool]) -> None:
         """Count one item's `requests`; those `already_cached` in the response cache are free."""
@@ -267,13 +274,7 @@ class CostEstimate:
     def to_dict(self) -> dict[str, Any]:
         """The estimate as JSON: counts, tokens, cost with and without prompt caching, method."""
         return {
-            "items": self.items,
-            "invalid_items": self.invalid_items,
-            "requests": self.requests,
-            "answered_from_response_cache": self.cached_in_response_cache,
-            "estimated_prompt_tokens": self.prompt_tokens,
-            "estimated_cacheable_prompt_tokens": self.cacheable_prompt_tokens,
-            "assumed_completion_tokens": self.completion_tokens,
+            **report_dict(self),
             "estimated_cost_usd": self.cost(prompt_caching=False),
             "estimated_cost_usd_with_prompt_caching": self.cost(prompt_caching=True),
             "method": f"~{CHARS_PER_TOKEN:g} characters per token (+-25%); "

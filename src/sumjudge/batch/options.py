@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..jsonfields import NOT_IN_JSON, json_key, report_dict
+
 __all__ = ["BatchOptions", "BatchReport"]
 
 
@@ -34,34 +36,27 @@ class BatchOptions:
 
 @dataclass
 class BatchReport:
-    """What the rounds did: for the run summary and `--no-wait`."""
+    """What the rounds did: for the run summary and `--no-wait`.
 
-    job_id: str | None = None
+    `to_dict` writes the fields in this order under their JSON keys (`json_key`), all but
+    `per_batch`.
+    """
+
+    job_id: str | None = field(default=None, metadata=json_key("job"))
     rounds: int = 0
     batches: int = 0
-    submitted: int = 0
-    collected: int = 0
+    submitted: int = field(default=0, metadata=json_key("requests_submitted"))
+    collected: int = field(default=0, metadata=json_key("replies_collected"))
     waiting: bool = False
-    waited_s: float = 0.0
-    passes_s: float = 0.0
-    cost_usd: float = 0.0
+    waited_s: float = field(default=0.0, metadata=json_key(digits=3))
+    passes_s: float = field(default=0.0, metadata=json_key(digits=3))
+    cost_usd: float = field(default=0.0, metadata=json_key(digits=6))
     stopped: str | None = None
-    per_batch: list[dict[str, Any]] = field(default_factory=list)
+    per_batch: list[dict[str, Any]] = field(default_factory=list, metadata=NOT_IN_JSON)
 
     def to_dict(self) -> dict[str, Any]:
         """The summary JSON's `batch` entry."""
-        return {
-            "job": self.job_id,
-            "rounds": self.rounds,
-            "batches": self.batches,
-            "requests_submitted": self.submitted,
-            "replies_collected": self.collected,
-            "waiting": self.waiting,
-            "waited_s": round(self.waited_s, 3),
-            "passes_s": round(self.passes_s, 3),
-            "cost_usd": round(self.cost_usd, 6),
-            "stopped": self.stopped,
-        }
+        return report_dict(self)
 
     def lines(self) -> list[str]:
         """Human-readable lines for stderr."""
