@@ -176,8 +176,9 @@ def add_batch_api_arguments(p: argparse.ArgumentParser, *, no_wait: bool = True)
     g.add_argument(
         "--batch-api",
         action="store_true",
-        help="send the requests through the provider's batch endpoint (openai/ and "
-        f"OpenAI-compatible servers): about half the price, results within 24 h; {after}",
+        help="send the requests through the provider's batch endpoint (openai/, anthropic/, "
+        "google/ and OpenAI-compatible servers): about half the price, results within 24 h; "
+        f"{after}",
     )
     if no_wait:
         g.add_argument(
