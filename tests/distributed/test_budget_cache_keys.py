@@ -46,6 +46,14 @@ def test_budget_split_formula() -> None:
         Budget(rpm=0)
 
 
+def test_calls_in_flight_are_split_like_concurrency() -> None:
+    assert Budget(calls_in_flight=64).share(workers=4, holders=8).calls_in_flight == 16
+    assert Budget(calls_in_flight=3).share(workers=4, holders=4).calls_in_flight == 1
+    assert Budget().share(workers=2, holders=2).calls_in_flight is None
+    with pytest.raises(ConfigError, match="calls_in_flight"):
+        Budget(calls_in_flight=0)
+
+
 def _timed(server: Any) -> list[float]:
     """Record when each request reaches the server (its responder runs per request)."""
     seen: list[float] = []

@@ -8,6 +8,7 @@ global figures when each worker gets a share of them:
   rate / W each add up to the global rate.
 - `concurrency`: max(1, global // W) items in flight per worker. Below W the floor of
   one per worker wins, so the job then has W items in flight (said in the docs).
+- `calls_in_flight`: max(1, global // W) judge calls in flight per worker, the same way.
 - `max_cost`: global / S, where S is the number of budget holders that can spend: Spark's
   partitions (each task is one holder; tasks run one after another on a slot), Ray's
   actors (an actor keeps its evaluator, and its spend, across batches). Every holder stops
@@ -35,6 +36,7 @@ class WorkerShare:
     rpm: float | None
     tpm: float | None
     max_cost: float | None
+    calls_in_flight: int | None = None
 
 
 @dataclass(frozen=True)
@@ -43,18 +45,21 @@ class Budget:
 
     Example:
         >>> Budget(concurrency=32, rpm=600).share(workers=4, holders=4)
-        WorkerShare(concurrency=8, rpm=150.0, tpm=None, max_cost=None)
+        WorkerShare(concurrency=8, rpm=150.0, tpm=None, max_cost=None, calls_in_flight=None)
     """
 
     concurrency: int = 8
     rpm: float | None = None
     tpm: float | None = None
     max_cost: float | None = None
+    calls_in_flight: int | None = None
 
     def __post_init__(self) -> None:
         """Reject limits no worker could keep."""
         if self.concurrency < 1:
             raise ConfigError(f"concurrency must be at least 1 (got {self.concurrency})")
+        if self.calls_in_flight is not None and self.calls_in_flight < 1:
+            raise ConfigError(f"calls_in_flight must be at least 1 (got {self.calls_in_flight})")
         for name in ("rpm", "tpm"):
             value = getattr(self, name)
             if value is not None and value <= 0:
@@ -71,4 +76,7 @@ class Budget:
             rpm=None if self.rpm is None else self.rpm / workers,
             tpm=None if self.tpm is None else self.tpm / workers,
             max_cost=None if self.max_cost is None else self.max_cost / holders,
+            calls_in_flight=None
+            if self.calls_in_flight is None
+            else max(1, self.calls_in_flight // workers),
         )

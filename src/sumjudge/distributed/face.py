@@ -38,7 +38,8 @@ class JobRequest:
         id_col: the column of row ids (None: rows have none).
         model: the judge, or a panel's judges.
         metrics: the metrics asked for (None: the evaluator's default).
-        budget: the job's global limits (`concurrency`, `rpm`, `tpm`, `max_cost`).
+        budget: the job's global limits (`concurrency`, `rpm`, `tpm`, `max_cost`,
+            `calls_in_flight`).
         cache_dir: the workers' cache directory (None: no response cache).
         credentials_env: the variable the workers read the key from.
         workers: the workers asked for (None: the engine's default).
@@ -134,7 +135,8 @@ class EngineFace(Generic[T]):
             enabled_metrics: a subset of the four metrics (default: all).
             **evaluator_options: `SummarizationEvaluator`'s keyword arguments (but not
                 `model_credentials` or `cache`), and the job's: `concurrency`, `rpm`,
-                `tpm`, `max_cost` (global figures, split over the workers), `workers`,
+                `tpm`, `max_cost`, `calls_in_flight` (global figures, split over the
+                workers), `workers`,
                 `cache_dir` (one cache file per worker there; default: no response
                 cache), `credentials_env` (the variable the workers read the key from)
                 and the engine's own (see `sumjudge.spark`, `sumjudge.ray`).

@@ -78,6 +78,7 @@ def budget_of(options: dict[str, Any]) -> Budget:
         rpm=options.pop("rpm", None),
         tpm=options.pop("tpm", None),
         max_cost=options.pop("max_cost", None),
+        calls_in_flight=options.pop("calls_in_flight", None),
     )
 
 

@@ -18,7 +18,7 @@ import math
 import os
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, DataError
@@ -235,6 +235,7 @@ class BatchJudge:
             requests_per_minute=share.rpm,
             tokens_per_minute=share.tpm,
             max_cost=share.max_cost,
+            calls_in_flight=share.calls_in_flight,
         ):
             started = time.perf_counter()
             values = record_row(record, spec.kind, spec.metrics)
@@ -260,7 +261,7 @@ class BatchJudge:
         if share.max_cost is None:
             return share
         left = max(0.0, share.max_cost - self.spent)
-        return WorkerShare(share.concurrency, share.rpm, share.tpm, left)
+        return replace(share, max_cost=left)
 
     def close(self) -> None:
         """Close the evaluator (its connections and cache) and the event loop."""
