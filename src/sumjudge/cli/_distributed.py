@@ -61,8 +61,8 @@ def add_engine_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--workers",
         type=int,
-        help="with --engine: the workers the global --concurrency/--rpm/--tpm/--max-cost "
-        "are split over (default: Spark's parallelism; Ray: 2 actors)",
+        help="with --engine: the workers the global --concurrency/--calls-in-flight/--rpm/"
+        "--tpm/--max-cost are split over (default: Spark's parallelism; Ray: 2 actors)",
     )
 
 
@@ -116,6 +116,7 @@ def _job_options(flags: RunFlags) -> dict[str, Any]:
     return {
         **options,
         "concurrency": flags.concurrency,
+        "calls_in_flight": flags.calls_in_flight,
         "rpm": flags.rpm,
         "tpm": flags.tpm,
         "max_cost": flags.max_cost,
