@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from sumjudge.judges.openai import _token_logprobs
+from sumjudge.judges.openai_reply import _token_logprobs
 from sumjudge.logprobs import TokenLogprob, float_pairs, stored_logprobs, token_logprobs
 from sumjudge.protocol import JudgeResponse
 

@@ -27,7 +27,6 @@ import importlib.util
 import os
 import time
 from collections.abc import Mapping
-from operator import itemgetter
 from typing import Any
 
 from .. import fastjson
@@ -37,8 +36,7 @@ from ..errors import (
     ProviderError,
     TransientProviderError,
 )
-from ..logprobs import float_pairs, token_logprobs
-from ..protocol import JudgeRequest, JudgeResponse, TokenLogprob, Usage
+from ..protocol import JudgeRequest, JudgeResponse
 from ._http import (
     SDKJudge,
     provider_text,
@@ -48,6 +46,7 @@ from ._http import (
     status_error,
 )
 from .openai_direct import DirectChat, error_body
+from .openai_reply import ChatReply, read_bytes, read_dict
 
 __all__ = ["HTTP_CLIENTS", "OpenAIJudge", "choose_http_client"]
 
@@ -231,7 +230,9 @@ class OpenAIJudge(SDKJudge):
             started = time.perf_counter()
             try:
                 content = await self._send(kwargs)
-                data = fastjson.loads(content)
+                # msgspec's typed reading when installed and the reply fits it, else dicts
+                reply = read_bytes(content, request.logprobs)
+                data = fastjson.loads(content) if reply is None else None
             except ProviderError as error:
                 if self._downgrade_for(error, kwargs, mode):
                     continue
@@ -240,7 +241,9 @@ class OpenAIJudge(SDKJudge):
                 raise TransientProviderError(f"the server sent a non-JSON reply: {exc}") from exc
             if "response_format" in kwargs:
                 self._schema_confirmed = True
-            return self._to_response(data, request, kwargs, time.perf_counter() - started)
+            if reply is None:
+                reply = read_dict(data, request.logprobs)
+            return self._response(reply, request, kwargs, time.perf_counter() - started)
 
     async def _send(self, body: dict[str, Any]) -> bytes:
         """POST one body on this judge's path; the 2xx reply's bytes, else the mapped error."""
@@ -268,41 +271,27 @@ class OpenAIJudge(SDKJudge):
     def _to_response(
         self, data: Any, request: JudgeRequest, kwargs: dict[str, Any], latency: float
     ) -> JudgeResponse:
-        choices = data.get("choices") if isinstance(data, dict) else None
-        if not choices:
-            raise TransientProviderError("the server returned no choices")
-        choice = choices[0]
-        text = (choice.get("message") or {}).get("content") or ""
-        finish = choice.get("finish_reason") or "stop"
-        usage = Usage()
-        u = data.get("usage")
-        if isinstance(u, dict):
-            details = u.get("prompt_tokens_details") or {}
-            usage = Usage(
-                prompt_tokens=int(u.get("prompt_tokens") or 0),
-                completion_tokens=int(u.get("completion_tokens") or 0),
-                cached_prompt_tokens=int(details.get("cached_tokens") or 0),
-                cache_write_tokens=int(details.get("cache_write_tokens") or 0),
-            )
-        logprobs: tuple[TokenLogprob, ...] | None = None
+        """A reply decoded as JSON (a batch's answers too) as our response."""
+        return self._response(read_dict(data, request.logprobs), request, kwargs, latency)
+
+    def _response(
+        self, reply: ChatReply, request: JudgeRequest, kwargs: dict[str, Any], latency: float
+    ) -> JudgeResponse:
         note: str | None = None
-        if request.logprobs:
-            content = (choice.get("logprobs") or {}).get("content")
-            if content:
-                logprobs = _token_logprobs(content)
-            elif "logprobs" not in kwargs:
+        if request.logprobs and reply.logprobs is None:
+            if "logprobs" not in kwargs:
                 note = "; ".join(self.capability_notes) or "logprobs disabled for this server"
             else:
                 note = "the server returned no logprobs"
         return JudgeResponse(
-            text=text,
+            text=reply.text,
             parsed=None,
-            finish_reason=finish,
-            usage=usage,
-            logprobs=logprobs,
+            finish_reason=reply.finish_reason,
+            usage=reply.usage,
+            logprobs=reply.logprobs,
             logprobs_note=note,
             latency_s=latency,
-            model=str(data.get("model") or self.model),
+            model=str(reply.model or self.model),
         )
 
     def _map_error(self, exc: Exception) -> ProviderError:
@@ -329,21 +318,6 @@ class OpenAIJudge(SDKJudge):
             await self._direct.aclose()
         if self._sdk is not None:
             await self._sdk[1].close()
-
-
-def _token_logprobs(content: list[Any]) -> tuple[TokenLogprob, ...]:
-    """A reply's `logprobs.content` as `TokenLogprob`s, log-probabilities as floats.
-
-    ~30 tokens x 5 alternatives per reply made this the adapter's largest cost after the
-    transport: each alternative's (token, logprob) is taken by `itemgetter` in C, and
-    converted by `float()` only when some value is not a float already (`float_pairs`).
-    """
-    tops = float_pairs([tuple(map(_ALTERNATIVE, t.get("top_logprobs") or ())) for t in content])
-    pairs = zip(content, tops, strict=True)
-    return token_logprobs([(t["token"], float(t["logprob"]), top) for t, top in pairs])
-
-
-_ALTERNATIVE = itemgetter("token", "logprob")
 
 
 def _require(*packages: str, name: str) -> None:
