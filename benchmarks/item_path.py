@@ -6,7 +6,7 @@ than most changes to our code. Here the direct path's POST is replaced by a coro
 that returns one reply captured from the test server (12.7 KB with logprobs) after
 latency +/- jitter, so what is measured is only ours: plan, fingerprint and cache
 lookup, body encoding, reply decoding, `TokenLogprob`s, reader, cache write, rules,
-records (written as JSON lines, as the CLI writes them) and the event loop. To compare
+records (written by the CLI's own `RecordSink`) and the event loop. To compare
 two versions of the code, run this with each on `PYTHONPATH` in turn, several times.
 
 Reproduce:  python benchmarks/item_path.py [--calls 2000] [--reps 3] [--latency 0.2]
@@ -30,9 +30,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _server import fake_server
-from throughput import item, load
+from throughput import item, load, typed_replies
 
 from sumjudge import SummarizationEvaluator, fastjson
+from sumjudge.cli._sink import RecordSink
 from sumjudge.judges import get_judge, openai_direct
 from sumjudge.metrics import SUMMARY_METRICS
 from sumjudge.runner import RetryPolicy, RunSummary
@@ -86,11 +87,11 @@ async def run(calls: int, cache_dir: Path) -> float:
         judge, base_url=URL, retry_policy=RetryPolicy(timeout=60), timeout=60, cache=cache_dir
     )
     summary = RunSummary()
-    with open(cache_dir / "out.jsonl", "w", encoding="utf-8") as out:  # noqa: ASYNC230
+    with RecordSink(cache_dir / "out.jsonl") as sink:  # the CLI's writer
         cpu0 = time.process_time()
         items = (item(i) for i in range(calls // 4))
         async for record in ev.evaluate_batch(items, concurrency=16, summary=summary):
-            out.write(json.dumps(record.to_dict(), ensure_ascii=False) + "\n")
+            sink.write(record.to_dict())
         cpu = time.process_time() - cpu0
     await ev.aclose()
     if summary.ok != calls // 4:
@@ -109,7 +110,7 @@ def main() -> None:
         f"command: python benchmarks/item_path.py --calls {args.calls} --reps {args.reps} "
         f"--latency {args.latency} --jitter {args.jitter}"
     )
-    print(f"load average {load()} at start; orjson: {fastjson.FAST}")
+    print(f"load average {load()} at start; orjson: {fastjson.FAST}; msgspec: {typed_replies()}")
     stub_transport(capture_reply(), args.latency, args.jitter)
     with tempfile.TemporaryDirectory() as d:
         asyncio.run(run(400, Path(d)))  # warm-up: imports, first contact

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -50,6 +49,7 @@ from _server import fake_server, stats
 
 from sumjudge import SummarizationEvaluator, SummaryData, fastjson
 from sumjudge.cache import ResponseCache
+from sumjudge.cli._sink import RecordSink
 from sumjudge.judges import JudgeRequest, JudgeResponse, Usage, get_judge
 from sumjudge.metrics import SUMMARY_METRICS
 from sumjudge.protocol import LLM_CAPABILITIES
@@ -95,15 +95,13 @@ async def bench_items(
         cache=cache_dir,
     )
     summary = RunSummary()
-    out = open(cache_dir / "out.jsonl", "w", encoding="utf-8")  # noqa: SIM115, ASYNC230
-    cpu0, t0 = time.process_time(), time.perf_counter()
-    async for record in ev.evaluate_batch(
-        (item(i) for i in range(n_items)), concurrency=concurrency // 4, summary=summary
-    ):
-        out.write(json.dumps(record.to_dict()) + "\n")
-        out.flush()
-    wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
-    out.close()
+    with RecordSink(cache_dir / "out.jsonl") as sink:  # the CLI's writer: one flushed line each
+        cpu0, t0 = time.process_time(), time.perf_counter()
+        async for record in ev.evaluate_batch(
+            (item(i) for i in range(n_items)), concurrency=concurrency // 4, summary=summary
+        ):
+            sink.write(record.to_dict())
+        wall, cpu = time.perf_counter() - t0, time.process_time() - cpu0
     await ev.aclose()
     return {"calls": summary.judge_calls, "wall_s": wall, "cpu_s": cpu, "ok": summary.ok}
 
@@ -211,6 +209,15 @@ SHAPES = (
 """Every shape, in the order a round runs them ("items sdk" only when asked for)."""
 
 Bench = Callable[[str, int, int, Path], Awaitable[dict[str, float]]]
+
+
+def typed_replies() -> bool:
+    """Whether msgspec reads the OpenAI replies (the 'fast' extra; older code: never)."""
+    try:
+        from sumjudge.judges.openai_reply import TYPED
+    except ImportError:
+        return False
+    return TYPED
 
 
 def load() -> str:
@@ -344,6 +351,7 @@ def main() -> None:
     print(
         "JSON of replies, request bodies and cache values: "
         + ("orjson (the 'fast' extra)" if fastjson.FAST else "json (install 'sumjudge[fast]')")
+        + f"; replies read by msgspec: {typed_replies()}"
     )
     rounds: list[dict[str, Any]] = []
     for k in range(args.rounds):

@@ -48,6 +48,14 @@ __all__ = ["RecordSink", "write_summary_json"]
 FINISHED = ("ok", "invalid")
 PARTIAL_SUFFIX = ".partial"
 
+# json.dumps(data, ensure_ascii=False, indent=...) without building an encoder per record
+# (json.dumps makes one for any argument but the defaults). The same text: json.dumps is
+# `JSONEncoder(**the same arguments).encode(data)`. Not orjson (`fastjson.dumps`): it has
+# no ", " and ": " separators and spells some floats otherwise (1e-5 for 1e-05), and a
+# record's bytes must not change (tests/cli_corpus/test_record_bytes.py).
+_LINE = json.JSONEncoder(ensure_ascii=False)
+_PRETTY = json.JSONEncoder(ensure_ascii=False, indent=2)
+
 
 def write_summary_json(path: str | Path, data: dict[str, Any]) -> None:
     """Write the run summary `data` as JSON to `path`, redacted, whole or not at all."""
@@ -184,7 +192,7 @@ class RecordSink(contextlib.AbstractContextManager["RecordSink"]):
 
     def write(self, data: dict[str, Any]) -> None:
         """Write one record as a line, redacted, flushed at once."""
-        text = json.dumps(data, ensure_ascii=False, indent=2 if self.pretty else None)
+        text = (_PRETTY if self.pretty else _LINE).encode(data)
         with named_errors(self.stream_path or Path("<stdout>")):
             self._fh.write(redact(text) + "\n")
             self._fh.flush()
