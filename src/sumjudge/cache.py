@@ -24,9 +24,12 @@ macOS, `%LOCALAPPDATA%\sumjudge\Cache` on Windows).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hashlib
+import importlib
 import json
+import operator
 import os
 import re
 import sqlite3
@@ -35,12 +38,14 @@ import threading
 import time
 import weakref
 from pathlib import Path
-from typing import Any
+from types import GenericAlias
+from typing import Annotated, Any
 
 from . import fastjson
-from .protocol import JudgeRequest, JudgeResponse
+from .logprobs import token_logprobs
+from .protocol import JudgeRequest, JudgeResponse, Usage
 
-__all__ = ["ResponseCache", "default_cache_dir", "merge_caches", "safe_identity"]
+__all__ = ["ResponseCache", "default_cache_dir", "merge_caches", "read_typed", "safe_identity"]
 
 _FORMAT = 1
 _URL_USERINFO = re.compile(r"(?<=://)[^/@\s]*@")
@@ -132,7 +137,7 @@ class ResponseCache:
             self.misses += 1
             return None
         try:
-            response = JudgeResponse.from_dict(fastjson.loads(row[0]))
+            response = read_typed(row[0]) or JudgeResponse.from_dict(fastjson.loads(row[0]))
         except (ValueError, KeyError, TypeError, IndexError):
             self.misses += 1
             return None
@@ -250,6 +255,82 @@ def _write(db: sqlite3.Connection, lock: threading.Lock, pending: dict[str, _Row
             raise
         db.execute("COMMIT")
         pending.clear()
+
+
+def _typed_value() -> tuple[Any, type[Exception]]:
+    """The typed decoder of a stored value (`JudgeResponse.stored_form`), and its error.
+
+    A stored logprob row is an array, `[token, logprob, [[alternative, logprob], ...]]`,
+    which msgspec reads straight into the tuples `TokenLogprob` holds: a hit builds no
+    list per alternative and walks none of them in Python. Records made with `defstruct`
+    (type checkers need not have msgspec) and untracked by the garbage collector
+    (`gc=False`: decoded JSON is a tree, never part of a cycle).
+
+    Raises:
+        ImportError: msgspec is not installed.
+    """
+    msgspec = importlib.import_module("msgspec")
+    pair = GenericAlias(tuple, (str, float))
+    row = GenericAlias(tuple, (str, float, GenericAlias(tuple, (pair, ...))))
+    # fastjson.loads (orjson) reads an integer beyond 64 bits as a float: left to it
+    count = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+    usage = msgspec.defstruct(
+        "StoredUsage", [(name, count, 0) for name in Usage.__dataclass_fields__], gc=False
+    )
+    value = msgspec.defstruct(
+        "StoredResponse",
+        [
+            ("text", str),
+            ("parsed", Any, None),
+            ("finish_reason", str | None, "stop"),
+            ("usage", usage | None, None),
+            ("logprobs", GenericAlias(list, (row,)) | None, None),
+            ("logprobs_note", str | None, None),
+            ("latency_s", float, 0.0),
+            ("model", str | None, ""),
+        ],
+        gc=False,
+    )
+    return msgspec.json.Decoder(value).decode, msgspec.DecodeError
+
+
+_decode_value: Any = None
+_DecodeError: Any = None
+with contextlib.suppress(ImportError):  # without the optional extra, from_dict reads all
+    _decode_value, _DecodeError = _typed_value()
+
+
+def read_typed(value: str | bytes) -> JudgeResponse | None:
+    """A stored value read by msgspec, as `JudgeResponse.from_dict(json.loads(value))` reads it.
+
+    None when msgspec is not installed, for a value with provider-parsed JSON (rare: the
+    OpenAI adapter never sets it), or for a value off the form `stored_form` writes (a
+    field of another type, a row with more members, NaN, not JSON): `from_dict` then
+    reads it, or refuses it, as it always did (tests/engine/test_cache_typed_values.py).
+    """
+    if _decode_value is None:
+        return None
+    try:
+        data = _decode_value(value)
+    except _DecodeError:
+        return None
+    if data.parsed is not None:
+        return None  # any JSON: from_dict reads it with fastjson's numbers, not msgspec's
+    u = data.usage
+    rows = data.logprobs
+    return JudgeResponse(
+        text=data.text,
+        parsed=data.parsed,
+        finish_reason=data.finish_reason,
+        usage=Usage() if u is None else Usage(*_USAGE(u)),
+        logprobs=None if rows is None else token_logprobs(rows),
+        logprobs_note=data.logprobs_note,
+        latency_s=data.latency_s,
+        model=data.model,
+    )
+
+
+_USAGE = operator.attrgetter(*Usage.__dataclass_fields__)
 
 
 def merge_caches(target: ResponseCache, source: str | Path) -> int:

@@ -100,6 +100,15 @@ def test_a_real_reply_is_read_whole() -> None:
     assert reply.logprobs[1].logprob == 0.0 and type(reply.logprobs[1].logprob) is float
 
 
+PARTS = b'{"choices": [{"message": {"content": ["part"]}}]}'  # content parts: kept as sent
+TEXT_COUNT = b'{"usage": {"prompt_tokens": "12"}, "choices": [{}]}'
+NAN = b'{"choices": [{"logprobs": {"content": [{"token": "2", "logprob": NaN}]}}]}'
+NO_LOGPROB = b'{"choices": [{"logprobs": {"content": [{"token": "2"}]}}]}'
+NO_ALTERNATIVE_LOGPROB = (
+    b'{"choices": [{"logprobs": {"content": [{"token": "2", "logprob": -1.0,'
+    b' "top_logprobs": [{"token": "2"}]}]}}]}'
+)
+
 DECLINED = [
     b"not json",
     b"\xff\xfe{}",
@@ -108,25 +117,26 @@ DECLINED = [
     b'{"choices": null}',
     b"[1, 2]",
     b'{"choices": [null]}',
-    b'{"choices": [{"message": {"content": ["part"]}}]}',  # content parts: kept as sent
+    PARTS,
     b'{"choices": [{"message": []}]}',
     b'{"choices": [{"message": {"content": "\\ud800"}}]}',  # a lone surrogate
     b'{"choices": [{"finish_reason": 3}]}',
     b'{"model": 7, "choices": [{}]}',
     b'{"usage": {"prompt_tokens": 12.0}, "choices": [{}]}',
-    b'{"usage": {"prompt_tokens": "12"}, "choices": [{}]}',
+    TEXT_COUNT,
     b'{"usage": {"prompt_tokens": true}, "choices": [{}]}',
+    b'{"usage": {"prompt_tokens": 18446744073709551616}, "choices": [{}]}',  # orjson: a float
+    b'{"usage": {"completion_tokens": -9223372036854775809}, "choices": [{}]}',
     b'{"usage": {"prompt_tokens_details": 0}, "choices": [{}]}',
     b'{"usage": [], "choices": [{}]}',
-    b'{"choices": [{"logprobs": {"content": [{"token": "2", "logprob": NaN}]}}]}',
+    NAN,
     b'{"choices": [{"logprobs": {"content": [{"token": "2", "logprob": -1e400}]}}]}',
     b'{"choices": [{"logprobs": {"content": [{"token": "2", "logprob": "-1"}]}}]}',
     b'{"choices": [{"logprobs": {"content": [{"token": "2", "logprob": true}]}}]}',
     b'{"choices": [{"logprobs": {"content": [{"token": 2, "logprob": -1.0}]}}]}',
     b'{"choices": [{"logprobs": {"content": [{"logprob": -1.0}]}}]}',
-    b'{"choices": [{"logprobs": {"content": [{"token": "2"}]}}]}',
-    b'{"choices": [{"logprobs": {"content": [{"token": "2", "logprob": -1.0,'
-    b' "top_logprobs": [{"token": "2"}]}]}}]}',
+    NO_LOGPROB,
+    NO_ALTERNATIVE_LOGPROB,
     b'{"choices": [{"logprobs": {"content": [{"token": "2", "logprob": -1.0,'
     b' "top_logprobs": {"token": "2", "logprob": -1.0}}]}}]}',
     b'{"choices": [{"logprobs": []}]}',
@@ -144,19 +154,19 @@ def test_declined_replies_keep_their_old_outcome() -> None:
     """A few of the declined replies, read by the dict path as before this change."""
     with pytest.raises(TransientProviderError, match="no choices"):
         read_dict(fastjson.loads(b'{"choices": []}'), True)
-    parts = read_dict(fastjson.loads(DECLINED[7]), True)
+    parts = read_dict(fastjson.loads(PARTS), True)
     assert parts.text == ["part"]
-    usage = read_dict(fastjson.loads(DECLINED[13]), True).usage
+    usage = read_dict(fastjson.loads(TEXT_COUNT), True).usage
     assert usage.prompt_tokens == 12
-    nan = read_dict(fastjson.loads(DECLINED[17]), True).logprobs
+    nan = read_dict(fastjson.loads(NAN), True).logprobs
     assert nan is not None and math.isnan(nan[0].logprob)
     with pytest.raises(KeyError):
-        read_dict(fastjson.loads(DECLINED[24]), True)
+        read_dict(fastjson.loads(NO_ALTERNATIVE_LOGPROB), True)
 
 
 def test_logprobs_not_asked_for_are_not_read() -> None:
     """As the dict path: a broken logprobs member is not looked at when none were asked."""
-    raw = DECLINED[23]
+    raw = NO_LOGPROB
     assert read_dict(fastjson.loads(raw), False).logprobs is None
     typed = _agree(raw, logprobs=False)
     assert typed is not None and typed.logprobs is None
@@ -180,7 +190,7 @@ _TOKEN = st.fixed_dictionaries(
     optional={"top_logprobs": st.one_of(st.none(), _ALTERNATIVES), "bytes": st.just([1, 2])},
 )
 _MESSAGE = st.fixed_dictionaries({}, optional={"content": st.one_of(st.none(), _TEXT)})
-_COUNT = st.one_of(st.none(), st.integers(min_value=0, max_value=2**63 - 1))
+_COUNT = st.one_of(st.none(), st.integers(min_value=-(2**63), max_value=2**63 - 1))
 _REPLIES = st.fixed_dictionaries(
     {
         "choices": st.lists(

@@ -23,7 +23,7 @@ import importlib
 from collections.abc import Callable
 from operator import attrgetter, itemgetter
 from types import GenericAlias
-from typing import Any, NamedTuple
+from typing import Annotated, Any, NamedTuple
 
 from ..errors import TransientProviderError
 from ..logprobs import float_pairs, token_logprobs
@@ -129,15 +129,16 @@ def _typed_decoders() -> tuple[Callable[[bytes], Any], Callable[[bytes], Any], t
     )
     content = record("Logprobs", [("content", optional(list_of(token)), None)])
     message = record("Message", [("content", optional(str), None)])
+    # fastjson.loads (orjson) reads an integer beyond 64 bits as a float: left to it
+    count = optional(Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)])
     details = record(
-        "Details",
-        [("cached_tokens", optional(int), None), ("cache_write_tokens", optional(int), None)],
+        "Details", [("cached_tokens", count, None), ("cache_write_tokens", count, None)]
     )
     usage = record(
         "Usage",
         [
-            ("prompt_tokens", optional(int), None),
-            ("completion_tokens", optional(int), None),
+            ("prompt_tokens", count, None),
+            ("completion_tokens", count, None),
             ("prompt_tokens_details", optional(details), None),
         ],
     )
