@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -241,3 +243,19 @@ def test_any_well_formed_reply_reads_the_same(
     """Floats written by json (shortest repr) and integers up to 2**70 as log-probabilities."""
     raw = json.dumps(data, ensure_ascii=ascii_only).encode("utf-8")
     assert _agree(raw, logprobs) is not None
+
+
+def test_without_msgspec_installed_both_readers_fall_back() -> None:
+    """In a fresh interpreter where `import msgspec` fails: the dict paths, same values."""
+    code = (
+        "import sys; sys.modules['msgspec'] = None\n"
+        "from sumjudge.judges import openai_reply\n"
+        "from sumjudge import cache\n"
+        "from sumjudge.protocol import JudgeResponse\n"
+        "assert not openai_reply.TYPED and openai_reply.read_bytes(b'{}', True) is None\n"
+        "assert cache.read_typed(JudgeResponse(text='t').to_json()) is None\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
