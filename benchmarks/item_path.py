@@ -10,7 +10,10 @@ records (written by the CLI's own `RecordSink`) and the event loop. To compare
 two versions of the code, run this with each on `PYTHONPATH` in turn, several times.
 
 Reproduce:  python benchmarks/item_path.py [--calls 2000] [--reps 3] [--latency 0.2]
-            [--jitter 0.05]
+            [--jitter 0.05] [--compare-typed]
+
+`--compare-typed` runs `--reps` pairs in one process, msgspec's reading of the replies
+off and on in turn, and prints both and the difference per pair.
 """
 
 from __future__ import annotations
@@ -105,21 +108,57 @@ def main() -> None:
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--latency", type=float, default=0.2)
     p.add_argument("--jitter", type=float, default=0.05)
+    p.add_argument(
+        "--compare-typed",
+        action="store_true",
+        help="--reps pairs of runs, msgspec's reply reading off and on in turn",
+    )
     args = p.parse_args()
     print(
         f"command: python benchmarks/item_path.py --calls {args.calls} --reps {args.reps} "
         f"--latency {args.latency} --jitter {args.jitter}"
+        + (" --compare-typed" if args.compare_typed else "")
     )
     print(f"load average {load()} at start; orjson: {fastjson.FAST}; msgspec: {typed_replies()}")
     stub_transport(capture_reply(), args.latency, args.jitter)
     with tempfile.TemporaryDirectory() as d:
         asyncio.run(run(400, Path(d)))  # warm-up: imports, first contact
-    figures = []
-    for _ in range(args.reps):
-        with tempfile.TemporaryDirectory() as d:
-            figures.append(asyncio.run(run(args.calls, Path(d))))
+    if args.compare_typed:
+        compare_typed(args.calls, args.reps)
+        return
+    figures = [one_run(args.calls) for _ in range(args.reps)]
     print("CPU ms per judge call: " + ", ".join(f"{x:.3f}" for x in figures))
     print(f"median {statistics.median(figures):.3f}; load average {load()} at the end")
+
+
+def one_run(calls: int) -> float:
+    with tempfile.TemporaryDirectory() as d:
+        return asyncio.run(run(calls, Path(d)))
+
+
+def compare_typed(calls: int, pairs: int) -> None:
+    """msgspec's reply reading on and off in one process, alternating (load hits both alike).
+
+    Off, every reply goes through `fastjson.loads` + `read_dict`, the reading before it.
+    """
+    from sumjudge.judges import openai_reply
+
+    if not openai_reply.TYPED:
+        raise SystemExit("msgspec is not installed: nothing to compare")
+    on: list[float] = []
+    off: list[float] = []
+    for i in range(pairs):
+        for typed in (False, True) if i % 2 == 0 else (True, False):
+            openai_reply.TYPED = typed
+            (on if typed else off).append(one_run(calls))
+    for name, xs in (("dict path (orjson)", off), ("typed (msgspec)", on)):
+        figures = ", ".join(f"{x:.3f}" for x in xs)
+        print(f"{name}: {figures}; median {statistics.median(xs):.3f}")
+    diffs = [a - b for a, b in zip(off, on, strict=True)]
+    print(
+        "per pair, dict - typed (ms): " + ", ".join(f"{x:+.3f}" for x in diffs),
+        f"median {statistics.median(diffs):+.3f}; load average {load()} at the end",
+    )
 
 
 if __name__ == "__main__":
