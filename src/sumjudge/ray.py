@@ -5,9 +5,10 @@ package's own, async) and reuses it for every batch it is given; `concurrency=` 
 (`workers`) run at once. Ray schedules, retries and restarts them; nothing here schedules
 anything. The arguments are `sumjudge.distributed.face.EngineFace`'s, and Ray's own:
 `workers` (actors; default 2), `batch_size` (rows per batch; default: `batch_rows`, about
-a second of the judge's work) and `num_cpus` (per actor, default 1). A materialized
-Dataset is cut into batches of at most `batch_size` rows first (`cut_in_batches`), which
-is how `sumjudge evaluate --engine ray` gives the file it read. With `rpm` or `tpm`,
+a second of the judge's work) and `num_cpus` (per actor, default 1). Any Dataset, lazy
+or materialized, is cut into blocks of at most `batch_size` rows first, each block one
+batch (`cut_in_batches`), so the actors share the rows whatever the input's blocks were.
+With `rpm` or `tpm`,
 one named actor per job holds the job's rate limiter (`distributed/limiter.py`) and every
 actor's requests wait on it.
 
@@ -24,6 +25,7 @@ Needs `pip install 'sumjudge[ray]'` on the driver and on the workers (a KubeRay 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import math
 import uuid
 from typing import TYPE_CHECKING, Any
@@ -31,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from .distributed.face import EngineFace, JobRequest
 from .distributed.limiter import LimiterHost
 from .distributed.task import BatchJudge, JobSpec
-from .errors import MissingDependencyError
+from .errors import ConfigError, MissingDependencyError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -44,6 +46,7 @@ __all__ = [
     "batches_in_flight",
     "cut_in_batches",
     "evaluate_ray",
+    "spare_cpus",
 ]
 
 # Rows per batch by judge. A batch is the unit an actor takes, so the job ends at most a
@@ -81,26 +84,59 @@ def batches_in_flight(batch_size: int) -> int:
     return 2 if batch_size < _LLM_BATCH_ROWS else 1
 
 
-def cut_in_batches(data: Dataset, batch_size: int) -> tuple[Dataset, int | None]:
-    """`data` as the blocks the actors are to take, and the `batch_size` for `map_batches`.
+def cut_in_batches(data: Dataset, batch_size: int, actor_cpus: float) -> Dataset:
+    """`data` in blocks of at most `batch_size` rows, each block one batch of one actor.
 
-    An actor is given whole blocks (smaller ones bundled up to `batch_size` rows) and cuts
-    each into batches itself, so a Dataset of a few big blocks leaves most of the rows to
-    one actor, and a bundle of two 50-row blocks makes batches of 64 and 36 rows. A
-    materialized Dataset (its rows already in the object store: cutting it judges nothing)
-    is cut now into ceil(rows / batch_size) blocks of equal size, each one batch
-    (`batch_size` None: a block is a batch), so the job has exactly that many batches, none
-    longer than `batch_size`, each a task of its own. Ray's repartition without a
-    shuffle keeps neighbouring rows together, in order. A lazy Dataset is taken as its
-    blocks come, `batch_size` rows a batch: cutting it inside the job would be a stage of
-    Ray tasks that needs the CPUs the actors hold (on 2 CPUs with 2 actors it never ran).
+    An actor is given whole blocks and cuts each into batches itself, so a Dataset of a
+    few big blocks (one Parquet file is one) would leave most of the rows to one actor.
+    Cut first, every block is one task: the actors share the job batch by batch,
+    whatever the input's blocks were. The cut is Ray's streaming repartition
+    (`target_num_rows_per_block`, strict where Ray has it: small blocks are joined up to
+    the size too), which keeps neighbouring rows together and in order and holds only
+    the blocks in flight. A materialized Dataset's row count is known without running
+    anything, so its blocks are of equal size: ceil(rows / batch_size) of them.
+
+    The cut is a stage of Ray tasks of one CPU each, like the input's own stages (a
+    lazy read). When the actors (`actor_cpus` in all) leave the cluster a CPU, those run
+    beside the judging and nothing is held but the blocks in flight. When they leave
+    none, a stage started with the job would wait for a CPU forever: the cut is then
+    made (and the input read) before the actors start, and the cut blocks are the one
+    copy of the input in the object store (a materialized input the caller keeps is a
+    second).
+
+    Args:
+        data: the rows to judge, lazy or materialized.
+        batch_size: rows per batch at most.
+        actor_cpus: the CPUs the job's actors take (actors x CPUs per actor).
+
+    Returns:
+        The Dataset to give to `map_batches` with `batch_size=None` (a block is a batch).
     """
     from ray.data.dataset import MaterializedDataset
 
-    if not isinstance(data, MaterializedDataset):
-        return data, batch_size
-    blocks = max(1, math.ceil(data.count() / batch_size))
-    return data.repartition(blocks).materialize(), None
+    rows = batch_size
+    if isinstance(data, MaterializedDataset):
+        total = data.count()
+        rows = max(1, math.ceil(total / max(1, math.ceil(total / batch_size))))
+    options = inspect.signature(data.repartition).parameters
+    if "target_num_rows_per_block" not in options:  # Ray before 2.43
+        raise ConfigError(
+            "sumjudge.ray needs a Ray whose Dataset.repartition takes "
+            "target_num_rows_per_block (2.43 or later): pip install -U 'ray[data]'"
+        )
+    strict: dict[str, Any] = {"strict": True} if "strict" in options else {}
+    cut = data.repartition(target_num_rows_per_block=rows, **strict)
+    return cut if spare_cpus(actor_cpus) >= 1 else cut.materialize()
+
+
+def spare_cpus(actor_cpus: float) -> float:
+    """The cluster's CPUs the job's actors leave to other tasks (starting Ray if needed)."""
+    import ray
+
+    if not ray.is_initialized():
+        ray.init()  # what Ray Data would start for the job anyway
+    cpus = ray.cluster_resources().get("CPU", 0.0)  # type: ignore[no-untyped-call]
+    return float(cpus) - actor_cpus
 
 
 # The added columns' Arrow types (`distributed/columns.py` names them; Spark's are in
@@ -214,12 +250,12 @@ class _Ray(EngineFace["Dataset"]):
         pool = ActorPoolStrategy(
             size=workers, max_tasks_in_flight_per_actor=batches_in_flight(batch_size)
         )
-        data, rows_per_call = cut_in_batches(data, batch_size)
+        data = cut_in_batches(data, batch_size, actor_cpus=workers * num_cpus)
         return data.map_batches(
             RayBatchJudge,
             fn_constructor_kwargs={"spec": spec},
             compute=pool,
-            batch_size=rows_per_call,
+            batch_size=None,  # a block is a batch (`cut_in_batches`)
             batch_format="pyarrow",
             num_cpus=num_cpus,
         )

@@ -220,11 +220,14 @@ def _judge_on_ray(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary
         "csv": ray.data.read_csv,
     }
     source_format, out_format = _format(flags.file, "FILE"), _format(flags.output, "-o")
-    # Read first: read tasks and the actors would otherwise compete for the same CPUs.
-    # The materialized rows are then cut into batches of `batch_rows` as the library cuts
-    # any materialized Dataset (`sumjudge.ray.cut_in_batches`), so every actor gets work.
-    ds = readers[source_format](flags.file).materialize()
-    if ds.count() == 0:  # an empty Dataset has no columns either: refuse it as a local run does
+    # Read lazily: the library cuts the rows into batches of `batch_rows`
+    # (`sumjudge.ray.cut_in_batches`) as they are read, so the object store never holds
+    # the file twice (read, then cut). Where the actors would leave no CPU for the read,
+    # the read and the cut run before the actors start, as one copy.
+    ds = readers[source_format](flags.file)
+    # One block read (and dropped) for the columns and the check: an empty Dataset has
+    # no columns either; refuse it as a local run does.
+    if ds.limit(1).count() == 0:
         raise ConfigError(f"{flags.file} has no rows")
     id_col = flags.id_column if flags.id_column in ds.columns() else None
     judge = evaluate_ray if kind == "summary" else autoeval_ray
