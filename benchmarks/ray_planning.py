@@ -14,9 +14,11 @@
    materialized in both, as the CLI does.
 2. --plan ROWS: the cost of one task per batch on a large input: ROWS tiny rows (an id,
    a one-sentence source and summary) in one Parquet file, read lazily, cut by
-   `cut_in_batches` at the `local-lexical` batch (64 rows) and at the block bound, and
-   then a trivial actor map (2 actors, the batch handed back unchanged): the blocks, the
-   seconds of the cut (read included), of the map, and the map's milliseconds per block.
+   `cut_in_batches` at the `local-lexical` batch (64 rows; what a lazy input whose count
+   is unknown gets) and at the bound of `sumjudge.ray.rows_per_block` (what the CLI's
+   Parquet file and a materialized input get), and then a trivial actor map (2 actors,
+   the batch handed back unchanged): the blocks, the seconds of the cut (read included),
+   of the map, and the map's milliseconds per block.
    Nothing is judged.
 
 Every configuration runs in its own subprocess (a fresh Ray). The load average is printed
@@ -134,7 +136,7 @@ def store_flow(flow: str, path: str, batch: int) -> dict[str, Any]:
         blocks = max(1, math.ceil(read.count() / batch))
         cut = read.repartition(blocks).materialize()  # `read` is still held, as in the CLI
     else:
-        cut = cut_in_batches(ray.data.read_parquet(path), batch, actor_cpus=2.0)
+        cut = cut_in_batches(ray.data.read_parquet(path), batch, 2, actor_cpus=2.0)
     steps["cut"] = _store_used(_SETTLE)
     with _Peak() as peak:
         out = _judge(cut, 0.002).materialize()
@@ -151,7 +153,7 @@ def plan_flow(path: str, batch: int) -> dict[str, Any]:
     from sumjudge.ray import cut_in_batches
 
     began = time.perf_counter()
-    cut = cut_in_batches(ray.data.read_parquet(path), batch, actor_cpus=2.0)
+    cut = cut_in_batches(ray.data.read_parquet(path), batch, 2, actor_cpus=2.0)
     blocks = cut.num_blocks()
     cut_s = time.perf_counter() - began
     began = time.perf_counter()
@@ -201,15 +203,18 @@ def plan_part(rows: int, tmp: Path) -> None:
     )
     frame.to_parquet(path)
     print(f"2. {rows} tiny rows, cut and a trivial map on 2 actors ({load()})")
-    from sumjudge.ray import batch_rows
+    from sumjudge.ray import batch_rows, rows_per_block
 
-    for batch in sorted({batch_rows("local-lexical"), batch_rows("openai/x")}):
-        r = _in_subprocess("plan", str(path), str(batch))
+    batch = batch_rows("local-lexical")
+    # Unbounded: a lazy input whose count is unknown (JSON, CSV) is cut at the batch;
+    # bounded: the CLI's Parquet file (its footer's count) and any materialized input.
+    for name, size in (("unbounded", batch), ("bounded", rows_per_block(rows, batch, 2))):
+        r = _in_subprocess("plan", str(path), str(size))
         per_block = r["map_s"] / max(1, r["blocks"]) * 1000
         print(
-            f"  batch {batch:>4}: {r['blocks']:>6} blocks; cut (read included) "
-            f"{r['cut_s']:.1f} s, map {r['map_s']:.1f} s ({per_block:.2f} ms a block); "
-            f"{r['rows']} rows",
+            f"  {name:<9} {size:>4} rows a block: {r['blocks']:>6} blocks; cut (read "
+            f"included) {r['cut_s']:.1f} s, map {r['map_s']:.1f} s ({per_block:.2f} ms a "
+            f"block); {r['rows']} rows",
             flush=True,
         )
 

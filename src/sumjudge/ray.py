@@ -40,12 +40,14 @@ if TYPE_CHECKING:
     from ray.data import Dataset
 
 __all__ = [
+    "DEFAULT_WORKERS",
     "RayBatchJudge",
     "autoeval_ray",
     "batch_rows",
     "batches_in_flight",
     "cut_in_batches",
     "evaluate_ray",
+    "rows_per_block",
     "spare_cpus",
 ]
 
@@ -84,7 +86,29 @@ def batches_in_flight(batch_size: int) -> int:
     return 2 if batch_size < _LLM_BATCH_ROWS else 1
 
 
-def cut_in_batches(data: Dataset, batch_size: int, actor_cpus: float) -> Dataset:
+# Actors when `workers` is not given.
+DEFAULT_WORKERS = 2
+
+# At most this many blocks (one task each) per actor. Ray's cost per block is about 22 ms
+# of the job's wall time on 2 busy cores, besides 4 ms to cut it (a trivial map over
+# 1M tiny rows, `benchmarks/ray_planning.py`): 15,625 blocks of 64 rows cost 6 minutes
+# before any judging. Past 1,000 blocks an actor (128,000 rows at 64 a batch on 2 actors)
+# the batches grow instead: the job is then long beside its last batch, the only time an
+# actor can be left idle, and the overhead stays at 1,000 x 26 ms an actor.
+BLOCKS_PER_ACTOR = 1000
+
+
+def rows_per_block(rows: int, batch_size: int, actors: int) -> int:
+    """Rows of each block for a job of `rows` rows.
+
+    ceil(rows / batch_size) blocks of equal size, but at most `BLOCKS_PER_ACTOR` x
+    `actors` blocks (then larger ones).
+    """
+    blocks = min(math.ceil(rows / batch_size), BLOCKS_PER_ACTOR * max(1, actors))
+    return max(1, math.ceil(rows / max(1, blocks)))
+
+
+def cut_in_batches(data: Dataset, batch_size: int, actors: int, actor_cpus: float) -> Dataset:
     """`data` in blocks of at most `batch_size` rows, each block one batch of one actor.
 
     An actor is given whole blocks and cuts each into batches itself, so a Dataset of a
@@ -94,7 +118,10 @@ def cut_in_batches(data: Dataset, batch_size: int, actor_cpus: float) -> Dataset
     (`target_num_rows_per_block`, strict where Ray has it: small blocks are joined up to
     the size too), which keeps neighbouring rows together and in order and holds only
     the blocks in flight. A materialized Dataset's row count is known without running
-    anything, so its blocks are of equal size: ceil(rows / batch_size) of them.
+    anything, so its blocks are of equal size and bounded in number (`rows_per_block`); a
+    lazy one's is not (counting a JSON or CSV input reads it), so it is cut at
+    `batch_size` (the command line counts a Parquet file from its footer and passes a
+    bounded `batch_size`).
 
     The cut is a stage of Ray tasks of one CPU each, like the input's own stages (a
     lazy read). When the actors (`actor_cpus` in all) leave the cluster a CPU, those run
@@ -106,8 +133,9 @@ def cut_in_batches(data: Dataset, batch_size: int, actor_cpus: float) -> Dataset
 
     Args:
         data: the rows to judge, lazy or materialized.
-        batch_size: rows per batch at most.
-        actor_cpus: the CPUs the job's actors take (actors x CPUs per actor).
+        batch_size: rows per batch at most (below the block bound).
+        actors: the job's actors.
+        actor_cpus: the CPUs they take (actors x CPUs per actor).
 
     Returns:
         The Dataset to give to `map_batches` with `batch_size=None` (a block is a batch).
@@ -116,8 +144,7 @@ def cut_in_batches(data: Dataset, batch_size: int, actor_cpus: float) -> Dataset
 
     rows = batch_size
     if isinstance(data, MaterializedDataset):
-        total = data.count()
-        rows = max(1, math.ceil(total / max(1, math.ceil(total / batch_size))))
+        rows = rows_per_block(data.count(), batch_size, actors)
     options = inspect.signature(data.repartition).parameters
     if "target_num_rows_per_block" not in options:  # Ray before 2.43
         raise ConfigError(
@@ -230,7 +257,7 @@ class _Ray(EngineFace["Dataset"]):
             raise MissingDependencyError("ray[data]", "ray") from exc
 
     def run(self, data: Dataset, job: JobRequest) -> Dataset:
-        workers = job.workers or 2
+        workers = job.workers or DEFAULT_WORKERS
         batch_size: int = job.take("batch_size") or batch_rows(job.model)
         num_cpus = float(job.take("num_cpus") or 1)
         limits = None
@@ -250,7 +277,7 @@ class _Ray(EngineFace["Dataset"]):
         pool = ActorPoolStrategy(
             size=workers, max_tasks_in_flight_per_actor=batches_in_flight(batch_size)
         )
-        data = cut_in_batches(data, batch_size, actor_cpus=workers * num_cpus)
+        data = cut_in_batches(data, batch_size, workers, actor_cpus=workers * num_cpus)
         return data.map_batches(
             RayBatchJudge,
             fn_constructor_kwargs={"spec": spec},

@@ -53,10 +53,10 @@ def test_a_ray_run_judges_the_file_in_batches_of_batch_rows(
     argv = ["evaluate", str(source), "-o", str(out), "--engine", "ray"]
     started = time.time()
     assert main([*argv, "--model", "local-lexical", "--no-cache"]) == 3  # 2 invalid rows
-    # 12 rows, at most 5 a batch: ceil(12 / 5) = 3 batches, cut as the file is read (the
-    # CLI reads lazily: the count is not known before). (The file read as 4 blocks of 3
-    # rows, bundled up to 5, was once judged as batches of 5, 1, 5 and 1.)
-    assert _batches_since(ray_phases, started) == [2, 5, 5]
+    # 12 rows (the Parquet footer says so), at most 5 a batch: ceil(12 / 5) = 3 batches,
+    # of equal size, cut as the file is read. (The file read as 4 blocks of 3 rows,
+    # bundled up to 5, was once judged as batches of 5, 1, 5 and 1.)
+    assert _batches_since(ray_phases, started) == [4, 4, 4]
     written = pd.read_parquet(out)
     assert list(written["id"]) == [r["id"] for r in rows(12)]  # the input's order
 

@@ -58,3 +58,16 @@ def test_a_lazy_parquet_file_is_judged_in_balanced_batches_in_order(
     judged = sorted(sum(spans) for spans in per_actor.values())
     assert sum(judged) == 300
     assert judged[0] >= 100, per_actor
+
+
+def test_blocks_are_of_equal_size_and_bounded_in_number() -> None:
+    pytest.importorskip("ray")
+    from sumjudge.ray import BLOCKS_PER_ACTOR, rows_per_block
+
+    assert rows_per_block(12, 5, 2) == 4  # ceil(12 / 5) = 3 blocks of 4, not 5 + 5 + 2
+    assert rows_per_block(600, 64, 2) == 60
+    assert rows_per_block(10, 64, 2) == 10  # one block
+    # A million rows at 64 a batch would be 15,625 blocks: the batches grow instead.
+    bounded = rows_per_block(1_000_000, 64, 2)
+    assert bounded == 500 and 1_000_000 / bounded <= BLOCKS_PER_ACTOR * 2
+    assert rows_per_block(1_000_000, 64, 8) == 125  # more actors, more (smaller) blocks

@@ -212,7 +212,7 @@ def _judge_on_ray(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary
     import pandas as pd
     import ray.data
 
-    from ..ray import autoeval_ray, evaluate_ray
+    from ..ray import DEFAULT_WORKERS, autoeval_ray, batch_rows, evaluate_ray, rows_per_block
 
     readers: dict[str, Any] = {
         "parquet": ray.data.read_parquet,
@@ -230,6 +230,14 @@ def _judge_on_ray(flags: RunFlags, job: dict[str, Any], kind: str) -> JobSummary
     if ds.limit(1).count() == 0:
         raise ConfigError(f"{flags.file} has no rows")
     id_col = flags.id_column if flags.id_column in ds.columns() else None
+    if source_format == "parquet" and Path(flags.file or "").is_file():
+        import pyarrow.parquet as pq
+
+        # A Parquet file's footer gives its row count without reading it: its batches are
+        # then of equal size and bounded in number, as a materialized Dataset's.
+        workers = flags.workers or DEFAULT_WORKERS
+        rows = pq.read_metadata(flags.file).num_rows
+        job = {**job, "batch_size": rows_per_block(rows, batch_rows(job["model"]), workers)}
     judge = evaluate_ray if kind == "summary" else autoeval_ray
     out = judge(ds, id_col=id_col, **job).materialize()
     writers = {"parquet": out.write_parquet, "json": out.write_json, "csv": out.write_csv}
