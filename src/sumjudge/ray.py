@@ -89,12 +89,12 @@ def batches_in_flight(batch_size: int) -> int:
 # Actors when `workers` is not given.
 DEFAULT_WORKERS = 2
 
-# At most this many blocks (one task each) per actor. Ray's cost per block is about 22 ms
-# of the job's wall time on 2 busy cores, besides 4 ms to cut it (a trivial map over
-# 1M tiny rows, `benchmarks/ray_planning.py`): 15,625 blocks of 64 rows cost 6 minutes
-# before any judging. Past 1,000 blocks an actor (128,000 rows at 64 a batch on 2 actors)
-# the batches grow instead: the job is then long beside its last batch, the only time an
-# actor can be left idle, and the overhead stays at 1,000 x 26 ms an actor.
+# At most this many blocks (one task each) per actor. Ray's cost per block was 22-32 ms of
+# a job's wall time (2 actors, 2 busy cores) plus 3-7 ms to cut it: a trivial map over 1M
+# tiny rows in 15,625 blocks of 64 took 6-7 minutes, in 2,000 blocks 77 s
+# (`benchmarks/ray_planning.py`, docs/distributed.md). Past 1,000 blocks an actor
+# (128,000 rows at 64 a batch on 2 actors) the batches grow instead: such a job is long
+# beside its last batch, the only time the larger batches can leave an actor idle.
 BLOCKS_PER_ACTOR = 1000
 
 
