@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
@@ -71,6 +71,7 @@ __all__ = [
     "repair_request",
     "roomier_request",
     "run_items",
+    "settle_all",
 ]
 
 T = TypeVar("T")
@@ -126,6 +127,15 @@ class JudgeCaller:
     def identity(self) -> str:
         """The judge's cache identity: name, plus base URL for custom servers."""
         return self.judge.identity
+
+    def settle(self) -> None:
+        """Write the replies the cache holds in its write window now (a run's end).
+
+        So that the next run, through another caller or process on the same cache file,
+        finds every reply of this one.
+        """
+        if self.cache is not None:
+            self.cache.flush()
 
     def cached(self, request: JudgeRequest) -> bool:
         """Whether the response cache holds a reply to `request` (no judge is called)."""
@@ -392,6 +402,12 @@ class JudgeCaller:
             # The limiter was charged an estimate of the prompt; settle with the real count.
             spent = usage.prompt_tokens + usage.completion_tokens
             limiter.settle(spent - estimate if spent else 0, ticket)
+
+
+def settle_all(callers: Iterable[JudgeCaller]) -> None:
+    """`settle` each distinct caller (a panel's members, the evaluator's own) once."""
+    for caller in {id(c): c for c in callers}.values():
+        caller.settle()
 
 
 def _received(response: JudgeResponse, request: JudgeRequest) -> JudgeResponse:

@@ -16,7 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from sumjudge.cache import ResponseCache, default_cache_dir, safe_identity
+from sumjudge.cache import (
+    WRITE_EVERY,
+    WRITE_ROWS,
+    ResponseCache,
+    default_cache_dir,
+    safe_identity,
+)
 from sumjudge.judges import JudgeRequest, JudgeResponse, Message, TokenLogprob, Usage
 from sumjudge.metrics import SUMMARY_METRICS
 
@@ -223,24 +229,44 @@ def _stored(path: Path) -> int:
     return int(n)
 
 
-def test_one_loop_turn_is_written_when_the_turn_ends(tmp_path: Path) -> None:
-    """Replies stored during one turn of the loop are readable at once, written together."""
+def test_replies_of_one_write_window_are_written_together(tmp_path: Path) -> None:
+    """Replies stored in a running loop are readable at once, written WRITE_EVERY later."""
     cache = ResponseCache(tmp_path)
     keys = [cache.key("j", request(f"r{i}")) for i in range(5)]
 
-    async def main() -> tuple[int, int]:
-        for k in keys:
+    async def main() -> tuple[int, int, int]:
+        for k in keys[:3]:
+            cache.put(k, RESPONSE, identity="j", task="coherence@1")
+        await asyncio.sleep(0)  # later turns of the same window join its transaction
+        for k in keys[3:]:
             cache.put(k, RESPONSE, identity="j", task="coherence@1")
         assert all(k in cache and cache.get(k) == RESPONSE for k in keys)
         during = _stored(cache.path)
-        await asyncio.sleep(0)  # the turn ends
-        return during, _stored(cache.path)
+        await asyncio.sleep(0)
+        still = _stored(cache.path)
+        await asyncio.sleep(WRITE_EVERY * 3)  # the window ends
+        return during, still, _stored(cache.path)
 
-    assert asyncio.run(main()) == (0, 5)
+    assert asyncio.run(main()) == (0, 0, 5)
     cache.put("outside", RESPONSE, identity="j", task="t")  # no loop: written now
     assert _stored(cache.path) == 6
     cache.delete(keys[0])
     assert keys[0] not in cache and cache.get(keys[0]) is None and len(cache) == 5
+    cache.close()
+
+
+def test_a_full_window_is_written_at_once(tmp_path: Path) -> None:
+    """WRITE_ROWS pending rows are written without waiting for the window to end."""
+    cache = ResponseCache(tmp_path)
+
+    async def main() -> tuple[int, int]:
+        for i in range(WRITE_ROWS - 1):
+            cache.put(f"k{i}", RESPONSE, identity="j", task="t")
+        before = _stored(cache.path)
+        cache.put("last", RESPONSE, identity="j", task="t")
+        return before, _stored(cache.path)
+
+    assert asyncio.run(main()) == (0, WRITE_ROWS)
     cache.close()
 
 

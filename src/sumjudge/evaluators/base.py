@@ -20,7 +20,7 @@ from ..cost import CostEstimate, ModelTable, Price
 from ..errors import ConfigError, DataError
 from ..plan import requests_of
 from ..protocol import Judge, JudgeRequest
-from ..runner import JudgeCaller, RetryPolicy
+from ..runner import JudgeCaller, RetryPolicy, settle_all
 from ..tokens import ContextFit, check_context
 from .estimate import estimate_items
 from .execute import ItemRun, Stages, flatten
@@ -243,6 +243,8 @@ class Evaluator(Generic[ItemT, ResultT]):
             result, _ = await self._judge(item, run)
         except _Unfit as unfit:
             return self.unfit(item, unfit.fit.message(self.judge_name))
+        finally:  # the item's replies are on disk when it returns, as a run's are
+            settle_all([self.caller, *(m.caller for m in self.members)])
         return result
 
     # -- many items ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from ..accounting import CallContext, RunSummary
 from ..cost import Price
 from ..errors import ConfigError
 from ..ratelimit import RateLimiter
-from ..runner import JudgeCaller
+from ..runner import JudgeCaller, settle_all
 from ..scheduling import order_window, run_items
 from .execute import ItemRun, indexed
 from .panel import (
@@ -175,6 +175,9 @@ class OnlineRun:
         ):
             run.count(record.status)
             self._absorb()
+            # A record reaches the caller's file only once its replies are on disk: so
+            # `kill -9` never leaves a written record whose replies a re-run asks again.
+            settle_all([self.caller, *self.callers])
             yield record
         self._absorb()
         run.key_refused = all_refused(self.callers) is not None  # a panel: every member
